@@ -1,0 +1,7 @@
+"""Errors raised for bad user input."""
+
+from __future__ import annotations
+
+
+class MusError(ValueError):
+    """Bad input. The message says what was wrong and what is accepted, in one line."""
