@@ -1,0 +1,156 @@
+"""Public Python API: validated entry points that return pandas DataFrames."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from musstats.cards import Card, check_physical, parse_cards, parse_hand
+from musstats.errors import MusError
+from musstats.hands import LANCES, hand_tables
+from musstats.seats import SEATS, parse_seat
+from musstats.variant import Variant, make_variant
+
+STATS = ("p_team", "p_self", "p_played", "p_contested", "ev_net")
+METHODS = ("exact", "mc")
+CONTESTED_LANCES = ("pares", "juego")
+
+
+@dataclass
+class OddsResult:
+    """Per-lance odds for one hand and seat, with their standard errors."""
+
+    hand: list[Card]
+    seat: int
+    variant: Variant
+    method: str
+    mean: np.ndarray  # float [5 lances, 5 stats]; NaN p_contested where it does not apply
+    se: np.ndarray  # same shape; zeros for exact
+    trials: int | None = None
+    seed: int | None = None
+    partial: bool = False
+    dead: list[Card] = field(default_factory=list)
+    players: int = 4
+
+    def to_frame(self):
+        """One row per lance; columns the stats and ``se_<stat>``; run metadata in ``attrs``."""
+        import pandas as pd
+
+        df = pd.DataFrame(self.mean, index=pd.Index(LANCES, name="lance"), columns=list(STATS))
+        for si, st in enumerate(STATS):
+            df["se_" + st] = self.se[:, si]
+        df.attrs.update({k: v for k, v in self.to_dict().items() if k != "lances"})
+        return df
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document printed by ``musstats odds --format json``."""
+        lances: dict[str, Any] = {}
+        for li, lance in enumerate(LANCES):
+            entry: dict[str, Any] = {}
+            se: dict[str, float] = {}
+            for si, st in enumerate(STATS):
+                if st == "p_contested" and lance not in CONTESTED_LANCES:
+                    continue
+                entry[st] = float(self.mean[li, si])
+                se[st] = float(self.se[li, si])
+            entry["se"] = se
+            lances[lance] = entry
+        return {
+            "hand": [c.label for c in self.hand],
+            "seat": _seat_name(self.seat, self.players),
+            "variant": self.variant.name,
+            "rules": self.variant.describe(),
+            "players": self.players,
+            "dead": [c.label for c in self.dead],
+            "method": self.method,
+            "trials": self.trials,
+            "seed": self.seed,
+            "partial": self.partial,
+            "lances": lances,
+        }
+
+
+def _seat_name(seat: int, players: int = 4) -> str:
+    if players == 4:
+        return SEATS[seat]
+    return "mano" if seat == 0 else ("postre" if seat == players - 1 else str(seat + 1))
+
+
+def _parse_dead(dead: str | Iterable | None) -> list[Card]:
+    if dead is None:
+        return []
+    return parse_cards(dead)
+
+
+def compute_odds(
+    hand: str | Iterable,
+    seat: str | int = "mano",
+    variant: str | Variant = "8-reyes",
+    juego_real: str = "off",
+    *,
+    method: str = "exact",
+    dead: str | Iterable | None = None,
+    trials: int | None = None,
+    target_se: float | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    players: int = 4,
+    progress: bool = False,
+) -> OddsResult:
+    """Validate the inputs and compute the per-lance odds (see :func:`odds`)."""
+    v = make_variant(variant, juego_real)
+    cards = parse_hand(hand)
+    dead_cards = _parse_dead(dead)
+    check_physical(cards + dead_cards, "hand and dead cards")
+    if players not in (4, 6):
+        raise MusError(f"players must be 4 or 6, got {players!r}")
+    s = parse_seat(seat) if players == 4 else _parse_seat6(seat)
+    hand_tables(v).remaining(cards + dead_cards)
+    method = str(method).lower()
+    if method not in METHODS:
+        raise MusError(f"unknown method {method!r}; accepted: {', '.join(METHODS)}")
+    if method == "exact":
+        if players != 4:
+            raise MusError("the exact method covers 4 players; use --method mc for 6 players")
+        if trials is not None or target_se is not None:
+            raise MusError("--trials and --target-se go with --method mc")
+        from musstats.exact import exact_table
+
+        mean = exact_table(cards, s, v, dead_cards)
+        se = np.where(np.isnan(mean), np.nan, 0.0)
+        return OddsResult(cards, s, v, "exact", mean, se, dead=dead_cards, players=players)
+    from musstats.montecarlo import simulate
+
+    r = simulate(cards, s, v, dead=dead_cards, trials=trials, target_se=target_se, seed=seed,
+                 threads=threads, players=players, progress=progress)
+    return OddsResult(cards, s, v, "mc", r.mean, r.se, trials=r.trials, seed=r.seed,
+                      partial=r.partial, dead=dead_cards, players=players)
+
+
+def _parse_seat6(seat: str | int) -> int:
+    s = str(seat).strip().lower()
+    names = {"mano": 0, "1": 0, "postre": 5, "6": 5}
+    names.update({str(i): i - 1 for i in range(2, 6)})
+    if s in names:
+        return names[s]
+    raise MusError(f"unknown seat {seat!r} for 6 players; accepted: mano, 2, 3, 4, 5, postre (or 1-6)")
+
+
+def odds(
+    hand: str | Iterable,
+    seat: str | int = "mano",
+    variant: str | Variant = "8-reyes",
+    juego_real: str = "off",
+    **options: Any,
+):
+    """Odds of each lance for ``hand`` at ``seat``: a DataFrame with one row per lance.
+
+    Columns: ``p_team`` (the best hand of the lance is our team's), ``p_self`` (it is
+    ours), ``p_played`` (the lance is played), ``p_contested`` (pares/juego: both teams
+    hold it), ``ev_net`` (expected net stones en paso), and ``se_*`` standard errors.
+    Options: ``method`` ("exact" or "mc"), ``dead``, ``trials``, ``target_se``, ``seed``,
+    ``threads``, ``players``.
+    """
+    return compute_odds(hand, seat, variant, juego_real, **options).to_frame()
