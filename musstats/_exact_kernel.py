@@ -89,22 +89,17 @@ def _pairs_by_group(rem0, counts, nz_cls, nz_cnt, nnz, binom, binom_big):
 
 
 @njit(cache=True, parallel=True)
-def exact_counts(u, rem0, seat_mask, key, value, counts, nz_cls, nz_cnt, nnz, binom, binom_big,
-                 n_chunks):
+def exact_counts(u, rem0, seat_mask, allowed, key, value, counts, nz_cls, nz_cnt, nnz, binom,
+                 binom_big, n_chunks):
     """Weighted counts [seat, lance, stat] over every deal of the other three hands.
 
-    Returns (counts int64 [4, 5, 5], total weight).  Probabilities are counts / total.
+    ``allowed[seat, h]`` (0/1) restricts the hand a seat may hold (conditions); the user's
+    own row is ignored.  Returns (counts int64 [4, 5, 5], total weight per seat int64 [4]);
+    probabilities are counts[s] / total[s].
     """
     n_hands, n_cls = counts.shape
     sx, sy, sw, starts = _pairs_by_group(rem0, counts, nz_cls, nz_cnt, nnz, binom, binom_big)
     n_groups = starts.shape[0] - 1
-    n_left = 0
-    for k in range(n_cls):
-        n_left += rem0[k]
-    n_left -= 8
-    w_tot = np.int64(1)
-    for i in range(4):
-        w_tot = w_tot * (n_left - i) // (i + 1)
     n_lev = 0
     for lance in range(5):
         for h in range(n_hands):
@@ -119,13 +114,22 @@ def exact_counts(u, rem0, seat_mask, key, value, counts, nz_cls, nz_cnt, nnz, bi
                 j += 1
     if n_chunks > n_groups:
         n_chunks = max(n_groups, 1)
+    # the last other hand sits at seat 3, or at seat 2 when the user is postre
+    need = np.zeros(2, np.bool_)
+    for s in range(4):
+        if seat_mask[s]:
+            need[1 if s == 3 else 0] = True
+    same_z = True
+    for h in range(n_hands):
+        if allowed[2, h] != allowed[3, h]:
+            same_z = False
     acc = np.zeros((n_chunks, 4, 5, N_STATS), np.int64)
-    wsum = np.zeros(n_chunks, np.int64)
+    wsum = np.zeros((n_chunks, 4), np.int64)
     for c in prange(n_chunks):
         g0 = n_groups * c // n_chunks
         g1 = n_groups * (c + 1) // n_chunks
-        cw = np.zeros((5, n_lev), np.int64)
-        cv = np.zeros((5, n_lev), np.int64)
+        cw2 = np.zeros((2, 5, n_lev), np.int64)
+        cv2 = np.zeros((2, 5, n_lev), np.int64)
         rem2 = np.empty(n_cls, np.int64)
         hand_at = np.empty(4, np.int64)
         for g in range(g0, g1):
@@ -133,25 +137,44 @@ def exact_counts(u, rem0, seat_mask, key, value, counts, nz_cls, nz_cnt, nnz, bi
             b = starts[g + 1]
             for k in range(n_cls):
                 rem2[k] = rem0[k] - counts[sx[a], k] - counts[sy[a], k]
-            cw[:, :] = 0
-            cv[:, :] = 0
-            for z in range(n_hands):
-                wz = _ways(z, rem2, nz_cls, nz_cnt, nnz, binom)
-                if wz == 0:
+            for zi in range(2):
+                if not need[zi] or (zi == 1 and need[0] and same_z):
                     continue
+                zseat = 3 - zi
+                cw = cw2[zi]
+                cv = cv2[zi]
+                cw[:, :] = 0
+                cv[:, :] = 0
+                for z in range(n_hands):
+                    if allowed[zseat, z] == 0:
+                        continue
+                    wz = _ways(z, rem2, nz_cls, nz_cnt, nnz, binom)
+                    if wz == 0:
+                        continue
+                    for lance in range(5):
+                        cw[lance, key[lance, z]] += wz
+                        cv[lance, key[lance, z]] += wz * value[lance, z]
                 for lance in range(5):
-                    cw[lance, key[lance, z]] += wz
-                    cv[lance, key[lance, z]] += wz * value[lance, z]
-            for lance in range(5):
-                for lv in range(n_lev - 2, -1, -1):
-                    cw[lance, lv] += cw[lance, lv + 1]
-                    cv[lance, lv] += cv[lance, lv + 1]
+                    for lv in range(n_lev - 2, -1, -1):
+                        cw[lance, lv] += cw[lance, lv + 1]
+                        cv[lance, lv] += cv[lance, lv + 1]
+            if need[1] and need[0] and same_z:
+                cw2[1, :, :] = cw2[0]
+                cv2[1, :, :] = cv2[0]
             for p in range(a, b):
                 wp = sw[p]
-                wsum[c] += wp
                 for s in range(4):
                     if not seat_mask[s]:
                         continue
+                    if allowed[others[s, 0], sx[p]] == 0 or allowed[others[s, 1], sy[p]] == 0:
+                        continue
+                    zi = 1 if s == 3 else 0
+                    cw = cw2[zi]
+                    cv = cv2[zi]
+                    w_tot = cw[GRANDE, 0]
+                    if w_tot == 0:
+                        continue
+                    wsum[c, s] += wp * w_tot
                     ut = s % 2
                     z = others[s, 2]
                     tz = z % 2
@@ -232,8 +255,8 @@ def exact_counts(u, rem0, seat_mask, key, value, counts, nz_cls, nz_cnt, nnz, bi
                         acc[c, s, lance, CONTESTED] += wp * cont
                         acc[c, s, lance, EV] += wp * ev
     out = np.zeros((4, 5, N_STATS), np.int64)
-    total = np.int64(0)
+    total = np.zeros(4, np.int64)
     for c in range(n_chunks):
         out += acc[c]
         total += wsum[c]
-    return out, total * w_tot
+    return out, total

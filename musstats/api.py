@@ -33,6 +33,7 @@ class OddsResult:
     partial: bool = False
     dead: list[Card] = field(default_factory=list)
     players: int = 4
+    conditions: dict = field(default_factory=dict)
 
     def to_frame(self):
         """One row per lance; columns the stats and ``se_<stat>``; run metadata in ``attrs``."""
@@ -64,6 +65,7 @@ class OddsResult:
             "rules": self.variant.describe(),
             "players": self.players,
             "dead": [c.label for c in self.dead],
+            "conditions": self.conditions,
             "method": self.method,
             "trials": self.trials,
             "seed": self.seed,
@@ -97,6 +99,8 @@ def compute_odds(
     seed: int | None = None,
     threads: int | None = None,
     players: int = 4,
+    declared: str | None = None,
+    signal: str | None = None,
     progress: bool = False,
 ) -> OddsResult:
     """Validate the inputs and compute the per-lance odds (see :func:`odds`)."""
@@ -107,7 +111,16 @@ def compute_odds(
     if players not in (4, 6):
         raise MusError(f"players must be 4 or 6, got {players!r}")
     s = parse_seat(seat) if players == 4 else _parse_seat6(seat)
-    hand_tables(v).remaining(cards + dead_cards)
+    tables = hand_tables(v)
+    tables.remaining(cards + dead_cards)
+    allowed = None
+    if declared or signal:
+        if players != 4:
+            raise MusError("--declared and --signal are available for 4 players")
+        from musstats.conditions import build_allowed
+
+        allowed = build_allowed(v, tables.index_of(cards), s, declared, signal)
+    conds = {k: val for k, val in (("declared", declared), ("signal", signal)) if val}
     method = str(method).lower()
     if method not in METHODS:
         raise MusError(f"unknown method {method!r}; accepted: {', '.join(METHODS)}")
@@ -118,15 +131,16 @@ def compute_odds(
             raise MusError("--trials and --target-se go with --method mc")
         from musstats.exact import exact_table
 
-        mean = exact_table(cards, s, v, dead_cards)
+        mean = exact_table(cards, s, v, dead_cards, allowed=allowed)
         se = np.where(np.isnan(mean), np.nan, 0.0)
-        return OddsResult(cards, s, v, "exact", mean, se, dead=dead_cards, players=players)
+        return OddsResult(cards, s, v, "exact", mean, se, dead=dead_cards, players=players,
+                          conditions=conds)
     from musstats.montecarlo import simulate
 
     r = simulate(cards, s, v, dead=dead_cards, trials=trials, target_se=target_se, seed=seed,
-                 threads=threads, players=players, progress=progress)
+                 threads=threads, players=players, allowed=allowed, progress=progress)
     return OddsResult(cards, s, v, "mc", r.mean, r.se, trials=r.trials, seed=r.seed,
-                      partial=r.partial, dead=dead_cards, players=players)
+                      partial=r.partial, dead=dead_cards, players=players, conditions=conds)
 
 
 def _parse_seat6(seat: str | int) -> int:
@@ -151,6 +165,7 @@ def odds(
     ours), ``p_played`` (the lance is played), ``p_contested`` (pares/juego: both teams
     hold it), ``ev_net`` (expected net stones en paso), and ``se_*`` standard errors.
     Options: ``method`` ("exact" or "mc"), ``dead``, ``trials``, ``target_se``, ``seed``,
-    ``threads``, ``players``.
+    ``threads``, ``players``, ``declared`` ("second:pares,postre:no-juego"), ``signal``
+    (the partner's seña, e.g. "duples").
     """
     return compute_odds(hand, seat, variant, juego_real, **options).to_frame()

@@ -14,7 +14,6 @@ from musstats.errors import MusError
 
 #: Options that take several cards: ``--dead 7 7 R`` collects tokens up to the next option.
 VARIADIC_OPTIONS = ("--dead", "--keep")
-FORMATS = ("table", "json", "csv")
 
 
 def _join_variadic(argv: list[str]) -> list[str]:
@@ -51,49 +50,19 @@ def cli() -> None:
     """
 
 
-def variant_options(f):
-    """Options shared by every command that depends on the rule variant."""
-    f = click.option("--juego-real", default="off", show_default=True,
-                     type=click.Choice(["off", "figure", "sota", "sota-oros"], case_sensitive=False),
-                     help="31 real: three 7s plus any 10-point card / a sota / the sota de oros.")(f)
-    f = click.option("--variant", "variant", default="8-reyes", show_default=True,
-                     type=click.Choice(["8-reyes", "4-reyes"], case_sensitive=False),
-                     help="Deck variant.")(f)
-    return f
+def _register() -> None:
+    import importlib
+    import importlib.util
+
+    from musstats.commands import COMMANDS
+
+    for name in COMMANDS:
+        if importlib.util.find_spec(f"musstats.commands.{name}") is not None:
+            mod = importlib.import_module(f"musstats.commands.{name}")
+            cli.add_command(getattr(mod, name))
 
 
-@cli.command()
-@click.argument("cards", nargs=-1)
-@click.option("--seat", default="mano", show_default=True,
-              help="mano|second|third|postre (or 1-4, segundo, tercero); 6 players: mano, 2-5, postre.")
-@variant_options
-@click.option("--format", "fmt", default="table", show_default=True,
-              type=click.Choice(FORMATS, case_sensitive=False), help="Output format.")
-@click.option("--method", default="exact", show_default=True,
-              type=click.Choice(["exact", "mc"], case_sensitive=False),
-              help="Exact enumeration or Monte Carlo.")
-@click.option("--trials", type=int, default=None, help="Monte Carlo: number of deals.")
-@click.option("--target-se", type=float, default=None,
-              help="Monte Carlo: run until every standard error is below this.")
-@click.option("--seed", type=int, default=None, help="Monte Carlo: seed (printed when not given).")
-@click.option("--threads", type=int, default=None, help="Monte Carlo: worker threads.")
-@click.option("--dead", default=None, help="Cards seen on the table, e.g. --dead 7 7 R.")
-@click.option("--players", type=click.Choice(["4", "6"]), default="4", show_default=True,
-              help="Players at the table (6 needs --method mc).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def odds(cards, seat, variant, juego_real, fmt, method, trials, target_se, seed, threads, dead,
-         players, quiet) -> None:
-    """Chance of winning each lance, and its worth, for a hand at a seat.
-
-    Example: musstats odds R R 3 A --seat mano
-    """
-    from musstats.api import compute_odds
-    from musstats import output
-
-    res = compute_odds(" ".join(cards), seat, variant, juego_real, method=method, dead=dead,
-                       trials=trials, target_se=target_se, seed=seed, threads=threads,
-                       players=int(players), progress=not quiet and fmt == "table")
-    output.emit(res, fmt.lower())
+_register()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 
 from musstats.cards import Card
+from musstats.errors import MusError
 from musstats.hands import LANCES, hand_tables
 from musstats.tables import kernel_tables
 from musstats.variant import Variant
@@ -15,11 +16,13 @@ STATS = ("p_team", "p_self", "p_played", "p_contested", "ev_net")
 
 
 def exact_counts(
-    hand: list[Card], variant: Variant = Variant(), dead: list[Card] = (), seats=(0, 1, 2, 3)
-) -> tuple[np.ndarray, int]:
-    """Integer numerators [seat, lance, stat] and the common denominator of the exact odds.
+    hand: list[Card], variant: Variant = Variant(), dead: list[Card] = (), seats=(0, 1, 2, 3),
+    allowed: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Integer numerators [seat, lance, stat] and denominators [seat] of the exact odds.
 
-    Stats are in ``STATS`` order; ``ev_net`` counts stones.  Seats not asked for are zero.
+    Stats are in ``STATS`` order; ``ev_net`` counts stones.  ``allowed[seat, h]`` restricts
+    the hands the other seats may hold (declarations, señas).  Seats not asked for are zero.
     """
     from musstats._exact_kernel import exact_counts as _kernel
 
@@ -29,24 +32,33 @@ def exact_counts(
     u = t.index_of(list(hand))
     mask = np.zeros(4, np.bool_)
     mask[list(seats)] = True
-    counts, total = _kernel(u, rem, mask, kt.key, kt.value, kt.counts, kt.nz_cls, kt.nz_cnt,
-                            kt.nnz, kt.binom, kt.binom_big, 64)
-    return counts, int(total)
+    if allowed is None:
+        allowed = np.ones((4, t.n_hands), np.uint8)
+    allowed = np.ascontiguousarray(allowed, dtype=np.uint8)
+    counts, totals = _kernel(u, rem, mask, allowed, kt.key, kt.value, kt.counts, kt.nz_cls,
+                             kt.nz_cnt, kt.nnz, kt.binom, kt.binom_big, 64)
+    for s in seats:
+        if totals[s] == 0:
+            raise MusError("the conditions exclude every deal; no deal can satisfy them")
+    return counts, totals
 
 
-def exact_fractions(hand: list[Card], seat: int, variant: Variant = Variant(), dead=()) -> dict:
+def exact_fractions(hand: list[Card], seat: int, variant: Variant = Variant(), dead=(),
+                    allowed: np.ndarray | None = None) -> dict:
     """Exact odds as Fractions: {lance: {stat: Fraction}}."""
-    counts, total = exact_counts(hand, variant, dead, seats=(seat,))
+    counts, totals = exact_counts(hand, variant, dead, seats=(seat,), allowed=allowed)
+    total = int(totals[seat])
     return {
         lance: {st: Fraction(int(counts[seat, li, si]), total) for si, st in enumerate(STATS)}
         for li, lance in enumerate(LANCES)
     }
 
 
-def exact_table(hand: list[Card], seat: int, variant: Variant = Variant(), dead=()) -> np.ndarray:
+def exact_table(hand: list[Card], seat: int, variant: Variant = Variant(), dead=(),
+                allowed: np.ndarray | None = None) -> np.ndarray:
     """Exact odds as floats [lance, stat]; p_contested is NaN where it does not apply."""
-    counts, total = exact_counts(hand, variant, dead, seats=(seat,))
-    out = counts[seat].astype(np.float64) / total
+    counts, totals = exact_counts(hand, variant, dead, seats=(seat,), allowed=allowed)
+    out = counts[seat].astype(np.float64) / totals[seat]
     for li, lance in enumerate(LANCES):
         if lance not in ("pares", "juego"):
             out[li, STATS.index("p_contested")] = np.nan

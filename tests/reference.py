@@ -97,12 +97,14 @@ def all_hands(variant: str):
             if all(h.count(k) <= kinds[k][3] for k in set(h))]
 
 
-def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego_real="off"):
+def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego_real="off",
+                       condition=None):
     """Exact odds for all four seats as Fractions: {seat: {lance: {stat: Fraction}}}.
 
     Enumerates every deal of the other three hands (as kind multisets, weighted by the
     number of card combinations).  For each seat s of the user, the other hands fill the
     other seats in seat order.  Vectorised over the last two hands with numpy.
+    ``condition(user_seat, seat, kind_names) -> bool`` restricts the other hands.
     """
     kinds = deck(variant)
     nk = len(kinds)
@@ -152,7 +154,13 @@ def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego
 
     lances = ("grande", "chica", "pares", "juego", "punto")
     acc = {s: {l: Counter() for l in lances} for s in range(4)}
-    total = 0
+    total = Counter()
+    ok = np.ones((4, 4, H), np.int64)  # [user seat, seat, hand]
+    if condition is not None:
+        for us in range(4):
+            for q in range(4):
+                for i, h in enumerate(hands):
+                    ok[us, q, i] = bool(condition(us, q, [names[k] for k in h]))
     for x in range(H):
         wx = int(ways(cnt[x], rem0))
         if wx == 0:
@@ -161,13 +169,13 @@ def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego
         wy = ways(cnt, rem1)  # [H]
         rem2 = rem1[None, :] - cnt  # [H(y), nk]
         wz = ways(cnt[None, :, :], rem2[:, None, :])  # [H(y), H(z)]
-        w = wx * wy[:, None] * wz  # exact: < 2**53
-        total += int(w.sum())
+        w_all = wx * wy[:, None] * wz  # exact: < 2**53
         yy, zz = np.meshgrid(np.arange(H), np.arange(H), indexing="ij")
         for s in range(4):
             others = [q for q in range(4) if q != s]
+            w = w_all * ok[s, others[0], x] * ok[s, others[1]][yy] * ok[s, others[2]][zz]
+            total[s] += int(w.sum())
             at = {s: np.full_like(yy, u), others[0]: np.full_like(yy, x), others[1]: yy, others[2]: zz}
-            team_of = lambda q: q % 2
             juego_any = np.zeros(yy.shape, bool)
             for q in range(4):
                 juego_any |= st["juego"][at[q]] >= 0
@@ -196,6 +204,6 @@ def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego
                 a["p_played"] += int(w[played].sum())
                 a["p_contested"] += int(w[contested].sum())
                 a["ev_net"] += int((w * ev).sum())
-    return {s: {l: {k: Fraction(acc[s][l][k], total) for k in
+    return {s: {l: {k: Fraction(acc[s][l][k], total[s]) for k in
                     ("p_team", "p_self", "p_played", "p_contested", "ev_net")} for l in lances}
             for s in range(4)}
