@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-# stats
-TEAM, SELF, PLAYED, CONTESTED, EV = range(5)
-N_STATS = 5
+# stats; TEAM_CONTESTED = our team holds the best hand and both teams hold the lance
+TEAM, SELF, PLAYED, CONTESTED, EV, TEAM_CONTESTED = range(6)
+N_STATS = 6
 # lances (same order as musstats.hands.LANCES)
 GRANDE, CHICA, PARES, JUEGO, PUNTO = range(5)
 
@@ -242,18 +242,26 @@ def exact_counts(u, rem0, seat_mask, allowed, key, value, counts, nz_cls, nz_cnt
                             ho = hold1 if tz == 0 else hold0
                             if hz and ho:
                                 cont = w_tot
+                                team_c = team_w
                             elif ho:
+                                # contested only when Z holds; rest-deals where Z holds: cw[1] - zwin
                                 cont = cw[lance, 1]
+                                team_c = (zwin if tz == ut else 0)
+                                if best > 0 and tb == ut:
+                                    team_c += cw[lance, 1] - zwin
                             else:
                                 cont = 0
+                                team_c = 0
                         else:
                             ev = 2 * team_w - played
                             cont = 0
+                            team_c = 0
                         acc[c, s, lance, TEAM] += wp * team_w
                         acc[c, s, lance, SELF] += wp * self_w
                         acc[c, s, lance, PLAYED] += wp * played
                         acc[c, s, lance, CONTESTED] += wp * cont
                         acc[c, s, lance, EV] += wp * ev
+                        acc[c, s, lance, TEAM_CONTESTED] += wp * team_c
     out = np.zeros((4, 5, N_STATS), np.int64)
     total = np.zeros(4, np.int64)
     for c in range(n_chunks):

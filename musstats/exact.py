@@ -13,6 +13,8 @@ from musstats.tables import kernel_tables
 from musstats.variant import Variant
 
 STATS = ("p_team", "p_self", "p_played", "p_contested", "ev_net")
+#: STATS plus p_team_contested: our team holds the best hand and both teams hold the lance
+ALL_STATS = STATS + ("p_team_contested",)
 
 
 def exact_counts(
@@ -21,7 +23,7 @@ def exact_counts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Integer numerators [seat, lance, stat] and denominators [seat] of the exact odds.
 
-    Stats are in ``STATS`` order; ``ev_net`` counts stones.  ``allowed[seat, h]`` restricts
+    Stats are in ``ALL_STATS`` order; ``ev_net`` counts stones.  ``allowed[seat, h]`` restricts
     the hands the other seats may hold (declarations, señas).  Seats not asked for are zero.
     """
     from musstats._exact_kernel import exact_counts as _kernel
@@ -45,11 +47,11 @@ def exact_counts(
 
 def exact_fractions(hand: list[Card], seat: int, variant: Variant = Variant(), dead=(),
                     allowed: np.ndarray | None = None) -> dict:
-    """Exact odds as Fractions: {lance: {stat: Fraction}}."""
+    """Exact odds as Fractions: {lance: {stat: Fraction}} for every stat of ``ALL_STATS``."""
     counts, totals = exact_counts(hand, variant, dead, seats=(seat,), allowed=allowed)
     total = int(totals[seat])
     return {
-        lance: {st: Fraction(int(counts[seat, li, si]), total) for si, st in enumerate(STATS)}
+        lance: {st: Fraction(int(counts[seat, li, si]), total) for si, st in enumerate(ALL_STATS)}
         for li, lance in enumerate(LANCES)
     }
 
@@ -58,7 +60,7 @@ def exact_table(hand: list[Card], seat: int, variant: Variant = Variant(), dead=
                 allowed: np.ndarray | None = None) -> np.ndarray:
     """Exact odds as floats [lance, stat]; p_contested is NaN where it does not apply."""
     counts, totals = exact_counts(hand, variant, dead, seats=(seat,), allowed=allowed)
-    out = counts[seat].astype(np.float64) / totals[seat]
+    out = counts[seat, :, : len(STATS)].astype(np.float64) / totals[seat]
     for li, lance in enumerate(LANCES):
         if lance not in ("pares", "juego"):
             out[li, STATS.index("p_contested")] = np.nan

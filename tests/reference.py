@@ -204,6 +204,8 @@ def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego
                 a["p_played"] += int(w[played].sum())
                 a["p_contested"] += int(w[contested].sum())
                 a["ev_net"] += int((w * ev).sum())
+                a["p_team_contested"] += int(w[team & contested].sum())
     return {s: {l: {k: Fraction(acc[s][l][k], total[s]) for k in
-                    ("p_team", "p_self", "p_played", "p_contested", "ev_net")} for l in lances}
+                    ("p_team", "p_self", "p_played", "p_contested", "ev_net",
+                                                       "p_team_contested")} for l in lances}
             for s in range(4)}

@@ -14,7 +14,7 @@ from musstats import MusError, Variant
 from musstats.api import compute_odds
 from musstats.cards import parse_hand
 from musstats.conditions import SIGNALS, build_allowed, signal_mask
-from musstats.exact import STATS, exact_fractions
+from musstats.exact import ALL_STATS as STATS, exact_fractions
 from musstats.hands import LANCES, hand_tables
 
 import reference as ref  # noqa: E402

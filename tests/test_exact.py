@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from musstats import Variant
 from musstats.cards import parse_cards, parse_hand
-from musstats.exact import STATS, exact_counts, exact_fractions, exact_table
+from musstats.exact import ALL_STATS as STATS, exact_counts, exact_fractions, exact_table
 from musstats.hands import LANCES
 
 import reference as ref  # noqa: E402
