@@ -73,3 +73,88 @@ def emit(res: OddsResult, fmt: str) -> None:
         if res.method == "mc":
             print(f"seed {res.seed} (repeat with --seed {res.seed})", file=sys.stderr)
     sys.stdout.write(text)
+
+
+def _console_text(renderable) -> str:
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, width=120, force_terminal=False, color_system=None).print(renderable)
+    return buf.getvalue()
+
+
+def _write_csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def emit_discard(res, fmt: str) -> None:
+    """Print a DiscardResult."""
+    if fmt == "json":
+        sys.stdout.write(json.dumps(res.to_dict(), ensure_ascii=False) + "\n")
+        return
+    if fmt == "csv":
+        sys.stdout.write(_write_csv(res.rows))
+        return
+    from rich.table import Table
+
+    d = res.to_dict()
+    table = Table(title=f"{' '.join(d['hand'])} · {d['seat']} · {d['variant']} · objective {res.objective}",
+                  caption=f"others discard by: {res.policy}; {res.trials:,} deals per keep-set, "
+                          f"seed {res.seed}; net stones en paso ± SE")
+    table.add_column("")
+    table.add_column("Keep")
+    table.add_column("Throw", justify="right")
+    for lance in LANCES:
+        table.add_column(_LANCE_ES[lance], justify="right")
+    table.add_column("Total", justify="right")
+    table.add_column("Gap", justify="right")
+    for i, row in enumerate(res.rows):
+        mark = "★" if row["recommended"] else ("◆" if i == res.chosen else "")
+        table.add_row(mark, row["keep"], str(row["discard"]),
+                      *[f"{row[f'ev_{lance}']:+.3f}" for lance in LANCES],
+                      f"{row['ev_total']:+.3f} ± {row['se_total']:.3f}",
+                      "" if i == 0 else f"{row['gap_to_best']:.3f} ± {row['se_gap']:.3f}")
+    text = _console_text(table)
+    text += f"Recommended: keep {res.rows[0]['keep']} (throw {res.rows[0]['discard']}).\n"
+    if res.close:
+        text += (f"Note: the top two ({res.rows[0]['keep']} / {res.rows[1]['keep']}) are within "
+                 f"2 standard errors of each other; more --trials may separate them.\n")
+    if res.chosen is not None and res.chosen != 0:
+        row = res.rows[res.chosen]
+        text += f"Your keep-set {row['keep']} gives up {row['gap_to_best']:.3f} ± {row['se_gap']:.3f} stones.\n"
+    sys.stdout.write(text)
+
+
+def emit_mus(res, fmt: str) -> None:
+    """Print a MusAdvice."""
+    d = res.to_dict()
+    if fmt == "json":
+        sys.stdout.write(json.dumps(d, ensure_ascii=False) + "\n")
+        return
+    if fmt == "csv":
+        rows = [{"lance": lance, "cut_ev_net": res.cut_ev[i], "cut_p_team": res.cut_p_team[i],
+                 "mus_ev_net": res.mus_ev[i], "mus_se_ev_net": res.mus_ev_se[i],
+                 "mus_p_team": res.mus_p_team[i]} for i, lance in enumerate(LANCES)]
+        sys.stdout.write(_write_csv(rows))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{' '.join(d['hand'])} · {d['seat']} · {d['variant']} · cut or mus",
+                  caption=f"mus: you keep {res.keep}, the others discard by {res.policy}; "
+                          f"{res.trials:,} deals, seed {res.seed}")
+    table.add_column("Lance")
+    table.add_column("P(team) cut", justify="right")
+    table.add_column("EV cut", justify="right")
+    table.add_column("P(team) mus", justify="right")
+    table.add_column("EV mus", justify="right")
+    for i, lance in enumerate(LANCES):
+        table.add_row(_LANCE_ES[lance], f"{100 * res.cut_p_team[i]:.2f} %", f"{res.cut_ev[i]:+.3f}",
+                      f"{100 * res.mus_p_team[i]:.2f} %", f"{res.mus_ev[i]:+.3f} ± {res.mus_ev_se[i]:.3f}")
+    table.add_row("Total", "", f"{res.cut_ev.sum():+.3f}", "", f"{res.mus_ev.sum():+.3f} ± {res.mus_total_se:.3f}")
+    text = _console_text(table)
+    text += (f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.mus_total_se:.3f} stones).\n")
+    sys.stdout.write(text)

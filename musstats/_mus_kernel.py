@@ -1,0 +1,242 @@
+"""Numba kernels of the mus phase: deal, discards by policy lookup, draws with the
+reshuffle rule of RULES.md, and the showdown of the final hands (private; see
+musstats.discard).
+
+Cards are physical ids 0..39 (``card_class`` maps them to class ids), so that the
+bookkeeping of stock, hands and discards can be checked card by card.  A keep mask
+is 4 bits over the hand's cards sorted by class, highest first (``cls4`` order):
+bit i set = keep card i.  15 (keep all) means "change nothing" (mus visto).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from musstats._mc_kernel import _bounded, _next
+
+# columns per keep-set and lance
+WIN, EV_SUM, EV_SQ = range(3)
+N_COL = 3
+
+
+@njit(cache=True, inline="always")
+def _seed_state(x, out):
+    """Fill a xoshiro256** state from one 64-bit value with splitmix64."""
+    for i in range(4):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        out[i] = z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _shuffle(a, n, st):
+    """Uniform in-place Fisher–Yates shuffle of a[0:n]."""
+    for i in range(n - 1, 0, -1):
+        j = _bounded(_next(st) >> np.uint64(32), i + 1, st)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@njit(cache=True, inline="always")
+def _sorted_hand(cards4, card_class, out):
+    """Copy the 4 card ids into ``out`` sorted by class id, highest first."""
+    for i in range(4):
+        out[i] = cards4[i]
+    for i in range(1, 4):
+        c = out[i]
+        j = i - 1
+        while j >= 0 and card_class[out[j]] < card_class[c]:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = c
+
+
+@njit(cache=True, inline="always")
+def _hand_index(cards4, card_class, k_cls, idx4):
+    return idx4[((card_class[cards4[0]] * k_cls + card_class[cards4[1]]) * k_cls
+                 + card_class[cards4[2]]) * k_cls + card_class[cards4[3]]]
+
+
+@njit(cache=True)
+def mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat, user_mask,
+               policy, card_class, k_cls, idx4, st):
+    """Play mus rounds ``first_round .. first_round + rounds - 1`` in place.
+
+    hands int64 [4, 4] card ids; stock[0:n_stock] is drawn from the top (index n_stock-1);
+    pile / pile_owner [40] hold the discards not in the stock (owner = seat*64 + round).
+    The user at ``seat`` keeps ``user_mask`` in round 0 and follows ``policy`` [4, H]
+    afterwards; other seats follow ``policy``.  Returns (n_stock, n_pile).
+    """
+    srt = np.empty(4, np.int64)
+    need = np.zeros(4, np.int64)
+    for r in range(first_round, first_round + rounds):
+        # everyone discards, in turn from mano (decisions depend only on one's own hand)
+        for q in range(4):
+            _sorted_hand(hands[q], card_class, srt)
+            if q == seat and r == 0:
+                mask = user_mask
+            else:
+                mask = policy[q, _hand_index(srt, card_class, k_cls, idx4)]
+            n_keep = 0
+            for i in range(4):
+                if mask & (1 << i):
+                    hands[q, n_keep] = srt[i]
+                    n_keep += 1
+                else:
+                    pile[n_pile] = srt[i]
+                    pile_owner[n_pile] = q * 64 + r
+                    n_pile += 1
+            need[q] = 4 - n_keep
+        # postre deals the replacements, in turn from mano
+        for q in range(4):
+            for k in range(4 - need[q], 4):
+                if n_stock == 0:
+                    # reshuffle the discards; if only this player still needs cards,
+                    # his own discards of this round stay out
+                    alone = True
+                    for q2 in range(q + 1, 4):
+                        if need[q2] > 0:
+                            alone = False
+                    keep_out = q * 64 + r if alone else -1
+                    m = 0
+                    for i in range(n_pile):
+                        if pile_owner[i] == keep_out:
+                            pile[m] = pile[i]
+                            pile_owner[m] = pile_owner[i]
+                            m += 1
+                        else:
+                            stock[n_stock] = pile[i]
+                            n_stock += 1
+                    n_pile = m
+                    _shuffle(stock, n_stock, st)
+                n_stock -= 1
+                hands[q, k] = stock[n_stock]
+    return n_stock, n_pile
+
+
+@njit(cache=True, inline="always")
+def _showdown(hs, seat, tab, net, win):
+    """Net stones en paso of the user's team per lance (net[5]) and team-best flags (win[5])."""
+    ut = seat % 2
+    bg = -1
+    bc = -1
+    bp = -1
+    bj = -1
+    bu = -1
+    vp0 = 0
+    vp1 = 0
+    vj0 = 0
+    vj1 = 0
+    for q in range(4):
+        h = hs[q]
+        bias = 7 - q
+        bg = max(bg, 8 * tab[0, h] + bias)
+        bc = max(bc, 8 * tab[1, h] + bias)
+        bp = max(bp, 8 * tab[2, h] + bias)
+        bj = max(bj, 8 * tab[3, h] + bias)
+        bu = max(bu, 8 * tab[4, h] + bias)
+        if q & 1:
+            vp1 += tab[5, h]
+            vj1 += tab[6, h]
+        else:
+            vp0 += tab[5, h]
+            vj0 += tab[6, h]
+    w = 7 - (bg & 7)
+    win[0] = 1 if (w & 1) == ut else 0
+    net[0] = 2 * win[0] - 1
+    w = 7 - (bc & 7)
+    win[1] = 1 if (w & 1) == ut else 0
+    net[1] = 2 * win[1] - 1
+    if bp >= 8:
+        w = 7 - (bp & 7)
+        win[2] = 1 if (w & 1) == ut else 0
+        v = vp1 if w & 1 else vp0
+        net[2] = v if win[2] else -v
+    else:
+        win[2] = 0
+        net[2] = 0
+    if bj >= 8:
+        w = 7 - (bj & 7)
+        win[3] = 1 if (w & 1) == ut else 0
+        v = vj1 if w & 1 else vj0
+        net[3] = v if win[3] else -v
+        win[4] = 0
+        net[4] = 0
+    else:
+        win[3] = 0
+        net[3] = 0
+        w = 7 - (bu & 7)
+        win[4] = 1 if (w & 1) == ut else 0
+        net[4] = 2 * win[4] - 1
+
+
+@njit(cache=True, parallel=True)
+def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
+                   card_class, k_cls, idx4, tab):
+    """Evaluate each user keep mask on the same deals (common random numbers).
+
+    Returns (acc int64 [chunks, n_keep, 5, 3] with per lance: team-best count, sum and
+    sum of squares of net stones; tot int64 [chunks, n_keep] sum of total net stones;
+    cross int64 [chunks, n_keep, n_keep] sum of products of the totals).
+    """
+    n_chunks = seeds.shape[0]
+    n_keep = keep_masks.shape[0]
+    n_unseen = unseen.shape[0]
+    acc = np.zeros((n_chunks, n_keep, 5, N_COL), np.int64)
+    tot = np.zeros((n_chunks, n_keep), np.int64)
+    cross = np.zeros((n_chunks, n_keep, n_keep), np.int64)
+    for ch in prange(n_chunks):
+        st = seeds[ch].copy()
+        st_round = np.empty(4, np.uint64)
+        deck = unseen.copy()
+        hands0 = np.empty((4, 4), np.int64)
+        hands = np.empty((4, 4), np.int64)
+        stock = np.empty(40, np.int64)
+        pile = np.empty(40, np.int64)
+        owner = np.empty(40, np.int64)
+        hs = np.empty(4, np.int64)
+        net = np.empty(5, np.int64)
+        win = np.empty(5, np.int64)
+        totals = np.empty(n_keep, np.int64)
+        for t in range(chunk_trials[ch]):
+            _shuffle(deck, n_unseen, st)
+            j = 0
+            for q in range(4):
+                for i in range(4):
+                    if q == seat:
+                        hands0[q, i] = user_cards[i]
+                    else:
+                        hands0[q, i] = deck[j]
+                        j += 1
+            # the reshuffles of this trial's mus rounds use their own stream, the same
+            # for every keep-set (common random numbers)
+            _seed_state(_next(st), st_round)
+            for k in range(n_keep):
+                for i in range(4):
+                    for q in range(4):
+                        hands[q, i] = hands0[q, i]
+                n_stock = n_unseen - j
+                for i in range(n_stock):
+                    stock[i] = deck[n_unseen - 1 - i]
+                rs = st_round.copy()
+                mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, rounds, seat, keep_masks[k], policy,
+                           card_class, k_cls, idx4, rs)
+                for q in range(4):
+                    hs[q] = _hand_index(hands[q], card_class, k_cls, idx4)
+                _showdown(hs, seat, tab, net, win)
+                s = 0
+                for lance in range(5):
+                    acc[ch, k, lance, WIN] += win[lance]
+                    acc[ch, k, lance, EV_SUM] += net[lance]
+                    acc[ch, k, lance, EV_SQ] += net[lance] * net[lance]
+                    s += net[lance]
+                totals[k] = s
+                tot[ch, k] += s
+            for a in range(n_keep):
+                for b in range(a, n_keep):
+                    cross[ch, a, b] += totals[a] * totals[b]
+    return acc, tot, cross

@@ -1,0 +1,248 @@
+"""The mus phase (issue 4): card bookkeeping, draws, best discards, strategy table, CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from itertools import combinations_with_replacement
+from math import comb, prod
+
+import numpy as np
+import pytest
+
+from musstats import MusError, Variant
+from musstats.cards import Card, parse_cards, parse_hand
+from musstats.cli import main
+from musstats.discard import best_discards, deck_ids, evaluate_keeps, mus_advice
+from musstats.exact import exact_table
+from musstats.hands import hand_tables
+from musstats.policies import KEEP_ALL, get_policy, heuristic_policy, keep_mask_for, keep_options
+from musstats.strategy import best_response, build_table
+
+V = Variant()
+
+
+def _kernel_state(seed=0):
+    """A fresh deal of 40 physical cards: hands [4,4], stock, empty pile."""
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(40).astype(np.int64)
+    hands = deck[:16].reshape(4, 4).copy()
+    stock = np.zeros(40, np.int64)
+    stock[:24] = deck[16:]
+    return hands, stock, 24, np.zeros(40, np.int64), np.zeros(40, np.int64), 0
+
+
+def _run(hands, stock, n_stock, pile, owner, n_pile, first, rounds, masks, seed=1):
+    from musstats._mus_kernel import mus_rounds
+
+    t = hand_tables(V)
+    policy = np.array([np.full(t.n_hands, m, np.int64) for m in masks])
+    st = np.random.SeedSequence(seed).generate_state(4, np.uint64)
+    return mus_rounds(hands, stock, n_stock, pile, owner, n_pile, first, rounds, 0, masks[0], policy,
+                      deck_ids(V), t.n_classes, t.idx4.astype(np.int64), st)
+
+
+def _all_cards(hands, stock, n_stock, pile, n_pile):
+    return list(hands.ravel()) + list(stock[:n_stock]) + list(pile[:n_pile])
+
+
+def test_many_rounds_of_four_card_discards_keep_40_distinct_cards():
+    hands, stock, n_stock, pile, owner, n_pile = _kernel_state(7)
+    for r in range(12):  # stock runs out every other round
+        n_stock, n_pile = _run(hands, stock, n_stock, pile, owner, n_pile, r, 1, [0, 0, 0, 0], seed=r)
+        cards = _all_cards(hands, stock, n_stock, pile, n_pile)
+        assert sorted(cards) == list(range(40)), f"round {r}"
+
+
+def test_reshuffle_leaves_out_the_last_players_own_discards():
+    hands, stock, n_stock, pile, owner, n_pile = _kernel_state(3)
+    # round 0: everyone throws 4 -> 24 - 16 = 8 cards left in the stock
+    n_stock, n_pile = _run(hands, stock, n_stock, pile, owner, n_pile, 0, 1, [0, 0, 0, 0])
+    assert n_stock == 8 and n_pile == 16
+    before = hands.copy()
+    # round 1: mano throws 4, second 3 (mask 1 keeps card 0), third 1 (mask 7), postre 2 (mask 3):
+    # 4 + 3 + 1 = 8 empties the stock exactly when only postre still needs cards
+    n_stock, n_pile = _run(hands, stock, n_stock, pile, owner, n_pile, 1, 1, [0, 1, 7, 3])
+    cards = _all_cards(hands, stock, n_stock, pile, n_pile)
+    assert sorted(cards) == list(range(40))
+    # postre's two discards of this round stayed out of the new stock: they are the pile now
+    assert n_pile == 2 and set(owner[:2]) == {3 * 64 + 1}
+    postre_thrown = set(pile[:2])
+    assert postre_thrown <= set(before[3]) and not postre_thrown & set(hands[3])
+    # the new stock held the other 16 + 8 discards; postre drew 2 of them
+    assert n_stock == 22
+
+
+def test_reshuffle_with_several_players_owed_uses_all_discards():
+    hands, stock, n_stock, pile, owner, n_pile = _kernel_state(5)
+    n_stock, n_pile = _run(hands, stock, n_stock, pile, owner, n_pile, 0, 1, [0, 0, 0, 0])
+    # round 1: everyone throws 4: the stock (8) runs out while third and postre are owed cards
+    n_stock, n_pile = _run(hands, stock, n_stock, pile, owner, n_pile, 1, 1, [0, 0, 0, 0])
+    assert n_pile == 0 and n_stock == 32 - 8
+    assert sorted(_all_cards(hands, stock, n_stock, pile, n_pile)) == list(range(40))
+
+
+def test_single_discard_draws_are_hypergeometric():
+    # mano holds R R 7 A and keeps R R; nobody else changes cards.  His final hand is
+    # R R plus 2 cards drawn from the 36 unseen: R 6, C 4, S 4, 7 3, 6 4, 5 4, 4 4, A 7.
+    from musstats._mus_kernel import mus_rounds
+
+    t = hand_tables(V)
+    cards = parse_hand("R R 7 A")
+    mask = keep_mask_for(cards, parse_cards("R R"))
+    unseen = {"R": 6, "C": 4, "S": 4, "7": 3, "6": 4, "5": 4, "4": 4, "A": 7}
+    expected = {}
+    for pair in combinations_with_replacement(unseen, 2):
+        c = Counter(pair)
+        w = prod(comb(unseen[k], n) for k, n in c.items()) / comb(36, 2)
+        expected[t.index_of(parse_hand("R R " + " ".join(pair)))] = w
+    assert abs(sum(expected.values()) - 1) < 1e-12
+    card_class = deck_ids(V)
+    ids = {lab: [i for i in range(40) if V.classes[card_class[i]].label == lab] for lab in unseen}
+    user = np.array([ids["R"][0], ids["R"][1], ids["7"][0], ids["A"][0]], np.int64)
+    rest = np.array([i for i in range(40) if i not in set(user)], np.int64)
+    policy = np.full((4, t.n_hands), KEEP_ALL, np.int64)
+    rng = np.random.default_rng(11)
+    n = 40_000
+    counts = Counter()
+    for trial in range(n):
+        perm = rng.permutation(rest)
+        hands = np.empty((4, 4), np.int64)
+        hands[0] = user
+        hands[1:] = perm[:12].reshape(3, 4)
+        stock = np.zeros(40, np.int64)
+        stock[:24] = perm[12:]
+        st = np.random.SeedSequence([11, trial]).generate_state(4, np.uint64)
+        mus_rounds(hands, stock, 24, np.zeros(40, np.int64), np.zeros(40, np.int64), 0, 0, 1, 0, mask, policy,
+                   card_class, t.n_classes, t.idx4.astype(np.int64), st)
+        counts[t.index_of([_card(card_class[i]) for i in hands[0]])] += 1
+    assert set(counts) <= set(expected)
+    for h, p in expected.items():
+        se = np.sqrt(p * (1 - p) / n)
+        assert abs(counts[h] / n - p) < 4 * se + 1e-9, (t.labels[h], counts[h] / n, p)
+
+
+def _card(cls: int) -> Card:
+    c = V.classes[int(cls)]
+    return Card(c.faces[0])
+
+
+def test_no_discards_reproduce_the_exact_showdown():
+    # with nobody changing cards (keep-all everywhere), the mus engine is a plain showdown
+    cards = parse_hand("C S 5 A")
+    policy = np.full((4, hand_tables(V).n_hands), KEEP_ALL, np.uint8)
+    for seat in (0, 3):
+        ev = evaluate_keeps(cards, seat, [KEEP_ALL], V, policy, trials=200_000, seed=5)
+        ex = exact_table(cards, seat)
+        assert np.all(np.abs(ev.ev[0] - ex[:, 4]) <= 4 * ev.ev_se[0] + 1e-12)
+
+
+def test_best_discard_matches_brute_force():
+    # Others never change cards.  Then keeping K and throwing D gives a final hand K + draw,
+    # the draw hypergeometric from the 36 unseen cards, and the other hands dealt from the
+    # rest with D out of play: brute force = sum over draws of P(draw) * exact odds with
+    # dead = D.  Fixture: R R 7 7 at second, the keep-sets that throw one or two cards.
+    cards = parse_hand("R R 7 7")
+    t = hand_tables(V)
+    seat = 1
+    opts = [o for o in keep_options(t.index_of(cards)) if len(o[1]) >= 2]
+    unseen = {"R": 6, "C": 4, "S": 4, "7": 2, "6": 4, "5": 4, "4": 4, "A": 8}
+    brute = []
+    for mask, kept, label in opts:
+        kept_labels = [V.classes[c].label for c in kept]
+        thrown = [x for x, n in (Counter(["R", "R", "7", "7"]) - Counter(kept_labels)).items() for _ in range(n)]
+        d = len(thrown)
+        total = 0.0
+        for draw in combinations_with_replacement(unseen, d):
+            c = Counter(draw)
+            w = prod(comb(unseen[k], n) for k, n in c.items()) / comb(36, d)
+            if w == 0:
+                continue
+            final = parse_hand(" ".join(kept_labels + list(draw)))
+            tab = exact_table(final, seat, V, parse_cards(" ".join(thrown)))
+            total += w * float(np.nansum(tab[:, 4]))
+        brute.append(total)
+    policy = np.full((4, t.n_hands), KEEP_ALL, np.uint8)
+    ev = evaluate_keeps(cards, seat, [m for m, _, _ in opts], V, policy, trials=300_000, seed=8)
+    se = ev.total_se()
+    for i in range(len(opts)):
+        assert abs(ev.total[i] - brute[i]) < 4 * se[i], (opts[i][2], ev.total[i], brute[i])
+    order = np.argsort(brute)[::-1]
+    assert brute[order[0]] - brute[order[1]] > 4 * ev.diff_se(order[0], order[1])
+    assert int(np.argmax(ev.total)) == int(order[0])
+
+
+def test_iterated_best_response_converges_and_is_stable():
+    t = hand_tables(V)
+    labels = ["R R 7 A", "C S 5 4", "7 7 6 A", "R C 4 A", "A A 5 4"]
+    hands = [t.index_of(parse_hand(x)) for x in labels]
+    table = build_table(V, start="grande", trials=4000, max_iter=6, seed=1, hands=hands, seats=(0, 3))
+    assert table.converged and table.sweeps[-1].changed == 0
+    assert table.sweeps[0].changed > 0  # "keep reyes only" is not a best response for these hands
+    # every final entry is a best response: no keep-set beats it by more than 2 SE
+    res = best_response([(s, h) for s in (0, 3) for h in hands], table.policy, V, 4000, 1)
+    for s, h, mask, gain, se in res:
+        assert gain <= 2 * se + 1e-12
+    # deterministic: the same seed gives the same table
+    again = build_table(V, start="grande", trials=4000, max_iter=6, seed=1, hands=hands, seats=(0, 3))
+    assert np.array_equal(table.policy, again.policy)
+
+
+def test_heuristics_keep_what_they_say():
+    t = hand_tables(V)
+    h = t.index_of(parse_hand("R R 7 A"))
+    kept = lambda pol: [V.classes[t.cls4[h][i]].label for i in range(4) if heuristic_policy(pol)[0, h] >> i & 1]
+    assert kept("reyes-pairs") == ["R", "R"]
+    assert kept("grande") == ["R", "R"]
+    assert kept("chica") == ["A"]
+    h = t.index_of(parse_hand("R C S A"))
+    assert [V.classes[t.cls4[h][i]].label for i in range(4) if heuristic_policy("31")[0, h] >> i & 1] == ["R", "C", "S"]
+    # a keep-all result must still throw one card
+    assert all(heuristic_policy(p)[0, t.index_of(parse_hand("R R R R"))] != KEEP_ALL for p in ("reyes-pairs", "grande"))
+
+
+def test_keep_options_are_distinct():
+    t = hand_tables(V)
+    assert len(keep_options(t.index_of(parse_hand("R C 7 A")))) == 15
+    assert len(keep_options(t.index_of(parse_hand("R R R R")))) == 4  # keep 0..3 reyes
+    assert len(keep_options(t.index_of(parse_hand("R R 7 A")))) == 11
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["discard", "R", "R", "7", "A", "--keep", "C"], "not part of the hand"),
+    (["discard", "R", "R", "7", "A", "--keep", "R", "R", "7", "A"], "at least one card must go"),
+    (["mus", "R", "R", "7", "A", "--rounds", "0"], "at least 1"),
+    (["mus", "R", "R", "7", "A", "--policy", "nope"], "'table', 'reyes-pairs'"),
+    (["discard", "R", "R", "7", "A", "--objective", "punto"], "'total', 'grande'"),
+    (["discard", "R", "R", "7"], "exactly 4 cards"),
+    (["discard", "R", "R", "7", "A", "--trials", "0"], "at least 1"),
+])
+def test_bad_input(args, fragment, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and fragment in err
+
+
+def test_discard_and_mus_json(capsys):
+    main(["discard", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000", "--seed", "4",
+          "--format", "json", "--keep", "R", "R", "A"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["seat"] == "postre" and doc["trials"] == 20000 and doc["seed"] == 4
+    assert len(doc["keep_sets"]) == 11 and doc["keep_sets"][0]["recommended"]
+    totals = [k["ev_total"] for k in doc["keep_sets"]]
+    assert totals == sorted(totals, reverse=True)
+    main(["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000", "--seed", "4", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["advice"] in ("cut", "ask for mus")
+    assert doc["difference"]["value"] == pytest.approx(doc["mus"]["ev_total"] - doc["cut"]["ev_total"])
+    # cutting now is the exact showdown
+    ex = exact_table(parse_hand("R R 7 A"), 3)
+    assert doc["cut"]["ev_total"] == pytest.approx(float(np.nansum(ex[:, 4])))
+
+
+def test_same_seed_same_answer():
+    a = best_discards("C S 4 A", "third", trials=5000, seed=9)
+    b = best_discards("C S 4 A", "third", trials=5000, seed=9)
+    assert a.rows == b.rows
