@@ -1,0 +1,422 @@
+"""The win-the-game model: outcome table, dynamic programming, cache, export, CLI.
+
+Expected values come from RULES.md, hand calculation, or independent plain-Python
+code (a recursive evaluation of the game, a simulation with tests/reference.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reference as ref
+from musstats.errors import MusError
+from musstats.game import (
+    Outcomes,
+    deals_as_dealt,
+    game_model,
+    paso_outcomes,
+    win_probabilities,
+)
+from musstats.hands import hand_tables
+from musstats.cards import parse_hand
+from musstats.variant import Variant
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    d = tmp_path_factory.getbasetemp() / "musstats-cache"
+    monkeypatch.setenv("MUSSTATS_CACHE", str(d))
+    return d
+
+
+@pytest.fixture(scope="module")
+def model40():
+    return game_model(Variant(target=40), deals=1_000_000, seed=11, cache=False)
+
+
+# ---------------------------------------------------------------------------
+# dynamic programming on hand-made tables
+
+
+def test_two_outcomes_target_2_by_hand():
+    """Target 2.  X (prob p): grande to mano's team, chica to the other; Y: both to the other.
+
+    By hand (m = 0: A is mano's team; m = 1: B is):
+    (1,1): A mano wins at grande in X (both reach 2 in that hand: the count order decides),
+           loses in Y: p.  B mano: 1 - p.
+    (1,0): A mano: X p, Y B takes 2: p.  B mano: X B grande then A chica → A; Y A → 1.
+    (0,1): A mano: X A 1 then B 2 → 0; Y → 0.  B mano: X B wins; Y A takes 2: 1 - p.
+    (0,0): A mano: X → (1,1) with B mano: 1 - p; Y: B wins.  p (1 - p).
+           B mano: X → (1,1) with A mano: p; Y: A wins.  p² + 1 - p.
+    """
+    p = 1 / 3
+    o = Outcomes.from_list([([(0, 1), (1, 1)], p), ([(1, 1), (1, 1)], 1 - p)])
+    P = win_probabilities(o, 2)
+    expect = {
+        (0, 1, 1): p, (1, 1, 1): 1 - p,
+        (0, 1, 0): p, (1, 1, 0): 1.0,
+        (0, 0, 1): 0.0, (1, 0, 1): 1 - p,
+        (0, 0, 0): p * (1 - p), (1, 0, 0): p * p + 1 - p,
+    }
+    for (m, a, b), v in expect.items():
+        assert P[m, a, b] == pytest.approx(v, abs=1e-15), (m, a, b)
+
+
+def test_count_order_decides_when_both_reach_target():
+    # mano's team takes grande (1) and juego (3), the others chica (1); target 10.
+    o = Outcomes.from_list([([(0, 1), (1, 1), None, (0, 3)], 1.0)])
+    P = win_probabilities(o, 10)
+    # we are mano's team at 7-9: we get 8 at grande, they get 10 at chica and win,
+    # although we would score 4 in the hand (juego is counted after chica)
+    assert P[0, 7, 9] == 0.0
+    # at 9-9 our grande comes first
+    assert P[0, 9, 9] == 1.0
+    # they are mano's team at (us 9, them 7): they take grande (8), we take chica (10) and win
+    assert P[1, 9, 7] == 1.0
+    # at us 6 - them 9, mano ours: 7 at grande, they reach 10 at chica although we end on 10
+    assert P[0, 6, 9] == 0.0
+    # without the chica stone (they have none) we would reach 10 at juego and win
+    o2 = Outcomes.from_list([([(0, 1), (0, 1), None, (0, 3)], 1.0)])
+    assert win_probabilities(o2, 10)[0, 6, 9] == 1.0
+
+
+def test_reaching_target_in_the_count_wins():
+    # mano's team always takes grande: from target-1 it wins at once, whatever the others have
+    o = Outcomes.from_list([([(0, 1), (1, 1), (1, 6), (1, 6)], 1.0)])
+    P = win_probabilities(o, 30)
+    assert (P[0, 29, :] == 1.0).all()
+    # and as the non-mano team, reaching it at chica before mano's team (from 29) wins
+    assert P[1, 29, 28] == 1.0
+
+
+def _reference_p(outcomes: list, target: int):
+    """Plain recursion over the definition, with Fractions."""
+
+    @lru_cache(maxsize=None)
+    def P(a: int, b: int, m: int) -> Fraction:
+        total = Fraction(0)
+        for steps, prob in outcomes:
+            sa, sb, res = a, b, None
+            for step in steps:
+                if step is None:
+                    continue
+                team, n = step
+                if (team == 0) == (m == 0):
+                    sa += n
+                    if sa >= target:
+                        res = Fraction(1)
+                        break
+                else:
+                    sb += n
+                    if sb >= target:
+                        res = Fraction(0)
+                        break
+            if res is None:
+                res = P(sa, sb, 1 - m)
+            total += prob * res
+        return total
+
+    return P
+
+
+_step = st.tuples(st.integers(0, 1), st.integers(1, 6))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    outcomes=st.lists(
+        st.tuples(st.tuples(st.integers(0, 1), st.integers(0, 1), st.none() | _step, _step),
+                  st.integers(1, 5)),
+        min_size=1, max_size=4),
+    target=st.integers(2, 12),
+)
+def test_dp_matches_plain_recursion(outcomes, target):
+    total = sum(w for _, w in outcomes)
+    items = [([(g, 1), (c, 1), pa, ju], Fraction(w, total)) for (g, c, pa, ju), w in outcomes]
+    P = win_probabilities(Outcomes.from_list([(s, float(p)) for s, p in items]), target)
+    R = _reference_p(items, target)
+    for m in (0, 1):
+        for a in range(target):
+            for b in range(target):
+                assert P[m, a, b] == pytest.approx(float(R(a, b, m)), abs=1e-12)
+
+
+def test_outcome_table_validation():
+    with pytest.raises(MusError, match="at least one stone"):
+        Outcomes.from_list([([None, None, None, None], 1.0)])
+    with pytest.raises(MusError, match="sum to 1"):
+        Outcomes.from_list([([(0, 1), (0, 1)], 0.3)])
+    with pytest.raises(MusError, match="team 0|1"):
+        Outcomes.from_list([([(2, 1), (0, 1)], 1.0)])
+
+
+# ---------------------------------------------------------------------------
+# properties of the real model
+
+
+def test_monotone_and_bounds(model40):
+    P = model40.p
+    assert P.shape == (2, 40, 40)
+    assert (P >= 0).all() and (P <= 1).all()
+    # non-decreasing in our score, non-increasing in theirs (exactly: a coupling argument)
+    assert (np.diff(P, axis=1) >= -1e-12).all()
+    assert (np.diff(P, axis=2) <= 1e-12).all()
+    # from 39-0 they need at least 3 hands (at most 14 stones a hand) with us scoring nothing
+    assert P[0, 39, 0] > 0.9999 and P[1, 39, 0] > 0.9999
+    assert P[0, 0, 39] < 1e-4 and P[1, 0, 39] < 1e-4
+    assert model40.p_win(40, 10) == 1.0 and model40.p_win(10, 40) == 0.0
+
+
+def test_mano_swap_identity(model40):
+    # A mano at a-b is the mirror of B mano at b-a: P[0, a, b] + P[1, b, a] = 1
+    P = model40.p
+    assert np.allclose(P[0] + P[1].T, 1.0, atol=1e-12)
+    # so the average over who is mano is exactly 1/2 on the diagonal
+    assert np.allclose(np.diag(model40.grid("avg")), 0.5, atol=1e-12)
+    # being mano helps (RULES.md: ties go to the player nearer to mano)
+    assert model40.p[0, 0, 0] > 0.5
+
+
+def test_symmetrised_model_is_symmetric(model40):
+    sym = model40.outcomes.symmetrised()
+    for target in (40, 30):
+        P = win_probabilities(sym, target)
+        assert np.allclose(P[0], P[1], atol=1e-12)
+        assert np.allclose(P[0] + P[0].T, 1.0, atol=1e-12)
+    assert sym.mean_stones()[0] == pytest.approx(sym.mean_stones()[1], abs=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# the outcome table against RULES.md and an independent simulation
+
+
+def test_worked_example_outcome():
+    """RULES.md worked example: A 7-7-2-As, B 3-3-S-2, C R-R-S-As, D C-C-C-6, all en paso.
+
+    Grande: B (team 1) 1.  Chica: A A 7 7 is lowest → team 0, 1.  Pares: A's duples 3 +
+    C's par 1 = 4 to team 0.  Juego: B and C have 31, B nearer to mano → team 1 takes B's
+    31 (3) + D's 36 (2) = 5.
+    """
+    t = hand_tables(Variant())
+    deal = np.array([[t.index_of(parse_hand(h)) for h in ("7 7 2 A", "3 3 S 2", "R R S A", "C C C 6")]])
+    o = paso_outcomes(Variant(), source=deal)
+    assert o.n_outcomes == 1 and o.prob[0] == 1.0
+    assert o.signed[0].tolist() == [-1, 1, 4, -5]
+    assert o.deals == 1 and o.source == "array"
+
+
+def _reference_simulation(variant: str, n: int, seed: int):
+    """Deal physical cards with random.shuffle and score with tests/reference.py."""
+    kinds = ref.deck(variant)
+    deck = [k for k, (_, _, _, cnt) in enumerate(kinds) for _ in range(cnt)]
+    assert len(deck) == 40
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        rng.shuffle(deck)
+        hands = [deck[4 * s: 4 * s + 4] for s in range(4)]
+        ranks = [[kinds[k][1] for k in h] for h in hands]
+        pts = [sum(kinds[k][2] for k in h) for h in hands]
+        g = ref.best_seat([ref.grande_strength(r) for r in ranks]) % 2
+        c = ref.best_seat([ref.chica_strength(r) for r in ranks]) % 2
+        stones = [0, 0]
+        stones[g] += 1
+        stones[c] += 1
+        ps = ref.best_seat([ref.pares_strength(r) for r in ranks])
+        pares_team = None
+        if ps is not None:
+            pares_team = ps % 2
+            stones[pares_team] += sum(ref.pares_value(ranks[s]) for s in (pares_team, pares_team + 2))
+        js = ref.best_seat([ref.juego_strength(p) for p in pts])
+        if js is not None:
+            last = js % 2
+            stones[last] += sum(ref.juego_value(pts[s]) for s in (last, last + 2))
+        else:
+            last = ref.best_seat([p for p in pts]) % 2
+            stones[last] += 1
+        rows.append((stones[0], stones[1], g == 0, pares_team == 0, pares_team is None, last == 0))
+    return np.array(rows, dtype=np.float64)
+
+
+@pytest.mark.parametrize("deck", ["8-reyes", "4-reyes"])
+def test_outcomes_against_plain_python_simulation(deck):
+    n_ref, n_model = 15_000, 1_000_000
+    sim = _reference_simulation(deck, n_ref, seed=2024)
+    o = paso_outcomes(Variant(deck=deck), deals=n_model, seed=3)
+    ts = o.team_stones()  # [K, 4, 2]
+    s = o.signed
+    model = {
+        "stones team 0": (ts[:, :, 0].sum(axis=1), 0),
+        "stones team 1": (ts[:, :, 1].sum(axis=1), 1),
+        "P(team 0 grande)": ((s[:, 0] > 0).astype(float), 2),
+        "P(team 0 pares)": ((s[:, 2] > 0).astype(float), 3),
+        "P(pares void)": ((s[:, 2] == 0).astype(float), 4),
+        "P(team 0 juego or punto)": ((s[:, 3] > 0).astype(float), 5),
+    }
+    for name, (x, col) in model.items():
+        mean_model = float(o.prob @ x)
+        var_model = float(o.prob @ (x - mean_model) ** 2)
+        mean_ref = sim[:, col].mean()
+        var_ref = sim[:, col].var(ddof=1)
+        se = math.sqrt(var_ref / n_ref + var_model / n_model)
+        assert abs(mean_model - mean_ref) < 4 * se, (name, mean_model, mean_ref, se)
+
+
+def test_seeded_and_reproducible():
+    a = paso_outcomes(Variant(), deals=20_000, seed=5)
+    b = paso_outcomes(Variant(), deals=20_000, seed=5)
+    c = paso_outcomes(Variant(), deals=20_000, seed=6)
+    assert np.array_equal(a.signed, b.signed) and np.array_equal(a.prob, b.prob)
+    assert not (a.signed.shape == c.signed.shape and np.array_equal(a.prob, c.prob))
+    assert a.seed == 5 and a.deals == 20_000 and a.source == "as-dealt"
+    assert paso_outcomes(Variant(), deals=1000, seed=None).seed is not None
+
+
+def test_pluggable_deal_source():
+    calls = []
+
+    def source(n, seed, variant):
+        calls.append((n, seed, variant))
+        return deals_as_dealt(n, seed, variant)
+
+    v = Variant()
+    via_callable = paso_outcomes(v, deals=5000, seed=9, source=source)
+    via_array = paso_outcomes(v, source=deals_as_dealt(5000, 9, v))
+    default = paso_outcomes(v, deals=5000, seed=9)
+    assert calls == [(5000, 9, v)]
+    for o in (via_array, default):
+        assert np.array_equal(o.signed, via_callable.signed) and np.allclose(o.prob, via_callable.prob)
+    with pytest.raises(MusError, match=r"\[N, 4\]"):
+        paso_outcomes(v, source=np.zeros((3, 3), np.int64))
+    with pytest.raises(MusError, match="out of range"):
+        paso_outcomes(v, source=np.full((3, 4), 330))
+    with pytest.raises(MusError, match="unknown deal source"):
+        paso_outcomes(v, source="after-mus-nope")
+    with pytest.raises(MusError, match="positive whole number"):
+        paso_outcomes(v, deals=0)
+    # the model built on a custom source is not cached but works the same
+    m = game_model(v, deals=5000, seed=9, source=source)
+    assert np.allclose(m.p, win_probabilities(default, 40))
+
+
+def test_deals_are_uniform_hands():
+    # the sampler deals each hand with its card-combination weight (RULES.md reference
+    # figures, one hand from the full deck: any pares 56.58 %, juego 26.75 %)
+    t = hand_tables(Variant())
+    d = deals_as_dealt(200_000, 4, Variant())
+    for seat in range(4):
+        h = d[:, seat]
+        for got, want in (((t.pares_cat[h] > 0).mean(), 0.5658), ((t.points[h] >= 31).mean(), 0.2675)):
+            assert abs(got - want) < 4 * math.sqrt(want * (1 - want) / len(h)) + 5e-5
+
+
+# ---------------------------------------------------------------------------
+# cache and export
+
+
+def test_disk_cache(_cache):
+    v = Variant(deck="4-reyes")
+    m1 = game_model(v, deals=30_000, seed=123)
+    files = list(_cache.glob("paso-outcomes-*4-reyes*-30000-123.npz"))
+    assert len(files) == 1
+    assert "simulate_s" in m1.timings
+    from musstats import game
+
+    game._MEMO.clear()
+    m2 = game_model(Variant(deck="4-reyes", target=30), deals=30_000, seed=123)
+    assert "load_s" in m2.timings and "simulate_s" not in m2.timings
+    assert np.array_equal(m2.outcomes.prob, m1.outcomes.prob) and m2.target == 30
+    # a corrupt file is recomputed and replaced
+    files[0].write_bytes(b"not an npz")
+    game._MEMO.clear()
+    m3 = game_model(v, deals=30_000, seed=123)
+    assert "simulate_s" in m3.timings and np.array_equal(m3.p, m1.p)
+    assert not [p for p in _cache.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_cache_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("MUSSTATS_CACHE", "off")
+    from musstats import game
+
+    assert game.cache_dir() is None
+    game_model(Variant(), deals=2000, seed=77)
+    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path / "c"))
+    assert game.cache_dir() == tmp_path / "c"
+
+
+def test_table_and_heatmap_export(model40, tmp_path):
+    import pandas as pd
+
+    df = model40.to_frame()
+    assert len(df) == 40 * 40
+    assert list(df.columns) == ["us", "them", "p_win_us_mano", "p_win_them_mano", "p_win_avg"]
+    model40.save(tmp_path / "g.csv")
+    back = pd.read_csv(tmp_path / "g.csv")
+    assert np.allclose(back["p_win_avg"], df["p_win_avg"])
+    row = back[(back.us == 30) & (back.them == 10)].iloc[0]
+    assert row.p_win_us_mano == pytest.approx(model40.p[0, 30, 10])
+    model40.save(tmp_path / "g.parquet")
+    assert np.allclose(pd.read_parquet(tmp_path / "g.parquet")["p_win_us_mano"], df["p_win_us_mano"])
+    model40.save(tmp_path / "g.png", mano="us")
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    model40.save(tmp_path / "g.svg")
+    assert b"<svg" in (tmp_path / "g.svg").read_bytes()[:2000]
+    with pytest.raises(MusError, match="FILE.csv"):
+        model40.save(tmp_path / "g.txt")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.csv", "g.parquet", "g.png", "g.svg"]
+
+
+# ---------------------------------------------------------------------------
+# CLI
+
+
+def _run(capsys, args):
+    from musstats.cli import main
+
+    try:
+        main(args)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_game_summary_json_and_out(capsys, tmp_path):
+    code, out, err = _run(capsys, ["game", "--target", "30", "--deals", "50000", "--seed", "2",
+                                   "--format", "json"])
+    assert code == 0, err
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert len(lines) == 1
+    doc = json.loads(lines[0])
+    assert doc["target"] == 30 and doc["deals"] == 50000 and doc["seed"] == 2
+    assert doc["scores"][0] == 0 and doc["scores"][-1] == 29
+    assert len(doc["p_win"]) == len(doc["scores"])
+    assert doc["p_win"][0][0] == pytest.approx(0.5)
+    code, out, err = _run(capsys, ["game", "--target", "30", "--deals", "50000", "--seed", "2", "--mano", "us"])
+    assert code == 0 and "P(win the game)" in out and "From 0-0" in out
+    code, out, err = _run(capsys, ["game", "--deals", "50000", "--out", str(tmp_path / "h.pdf")])
+    assert code == 0 and (tmp_path / "h.pdf").read_bytes()[:4] == b"%PDF"
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["game", "--target", "35"], "'40', '30'"),
+    (["game", "--deals", "0"], "--deals"),
+    (["game", "--seed", "-3"], "--seed"),
+    (["game", "--mano", "nobody"], "'us', 'them', 'avg'"),
+    (["game", "--deals", "1000", "--out", "x.txt"], "FILE.csv"),
+])
+def test_cli_game_bad_input(capsys, args, fragment):
+    code, out, err = _run(capsys, args)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], err
