@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from musstats._mc_kernel import _bounded, _next
+from musstats._mc_kernel import _M32, _bounded, _next
 
 # columns per keep-set and lance
 WIN, EV_SUM, EV_SQ = range(3)
@@ -32,13 +32,24 @@ def _seed_state(x, out):
 
 
 @njit(cache=True, inline="always")
-def _shuffle(a, n, st):
-    """Uniform in-place Fisher–Yates shuffle of a[0:n]."""
-    for i in range(n - 1, 0, -1):
-        j = _bounded(_next(st) >> np.uint64(32), i + 1, st)
+def _shuffle(a, n, st, m=-1):
+    """Uniform Fisher–Yates shuffle of a[0:n] in place; with ``m`` only the last ``m``
+    positions (a[n-m:n]) are drawn, which is all a partial deal needs."""
+    lo = 0 if m < 0 else max(n - m, 0)
+    i = n - 1
+    while i > lo:
+        r = _next(st)
+        j = _bounded(r & _M32, i + 1, st)
         t = a[i]
         a[i] = a[j]
         a[j] = t
+        i -= 1
+        if i > lo:
+            j = _bounded(r >> np.uint64(32), i + 1, st)
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
+            i -= 1
 
 
 @njit(cache=True, inline="always")
@@ -120,7 +131,9 @@ def mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rou
 
 @njit(cache=True, inline="always")
 def _showdown(hs, seat, tab, net, win):
-    """Net stones en paso of the user's team per lance (net[5]) and team-best flags (win[5])."""
+    """Net stones en paso of the user's team per lance (net[5]) and team-best flags (win[5]).
+
+    ``tab`` [H, 8]: the five lance keys, pares value, juego value, padding."""
     ut = seat % 2
     bg = -1
     bc = -1
@@ -134,17 +147,17 @@ def _showdown(hs, seat, tab, net, win):
     for q in range(4):
         h = hs[q]
         bias = 7 - q
-        bg = max(bg, 8 * tab[0, h] + bias)
-        bc = max(bc, 8 * tab[1, h] + bias)
-        bp = max(bp, 8 * tab[2, h] + bias)
-        bj = max(bj, 8 * tab[3, h] + bias)
-        bu = max(bu, 8 * tab[4, h] + bias)
+        bg = max(bg, 8 * tab[h, 0] + bias)
+        bc = max(bc, 8 * tab[h, 1] + bias)
+        bp = max(bp, 8 * tab[h, 2] + bias)
+        bj = max(bj, 8 * tab[h, 3] + bias)
+        bu = max(bu, 8 * tab[h, 4] + bias)
         if q & 1:
-            vp1 += tab[5, h]
-            vj1 += tab[6, h]
+            vp1 += tab[h, 5]
+            vj1 += tab[h, 6]
         else:
-            vp0 += tab[5, h]
-            vj0 += tab[6, h]
+            vp0 += tab[h, 5]
+            vj0 += tab[h, 6]
     w = 7 - (bg & 7)
     win[0] = 1 if (w & 1) == ut else 0
     net[0] = 2 * win[0] - 1
@@ -202,16 +215,23 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         net = np.empty(5, np.int64)
         win = np.empty(5, np.int64)
         totals = np.empty(n_keep, np.int64)
+        loc = np.zeros((n_keep, 5, N_COL), np.int64)
+        loc_tot = np.zeros(n_keep, np.int64)
+        loc_cross = np.zeros((n_keep, n_keep), np.int64)
+        # one round needs 12 dealt cards and at most 16 draws from the top of the stock
+        n_shuffle = 28 if rounds == 1 else -1
         for t in range(chunk_trials[ch]):
-            _shuffle(deck, n_unseen, st)
-            j = 0
+            _shuffle(deck, n_unseen, st, n_shuffle)
+            # the shuffled cards are at the end of ``deck``: deal from there, the stock's top
+            # (drawn first) is just below the dealt cards
+            j = n_unseen
             for q in range(4):
                 for i in range(4):
                     if q == seat:
                         hands0[q, i] = user_cards[i]
                     else:
+                        j -= 1
                         hands0[q, i] = deck[j]
-                        j += 1
             # the reshuffles of this trial's mus rounds use their own stream, the same
             # for every keep-set (common random numbers)
             _seed_state(_next(st), st_round)
@@ -219,9 +239,9 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 for i in range(4):
                     for q in range(4):
                         hands[q, i] = hands0[q, i]
-                n_stock = n_unseen - j
+                n_stock = j
                 for i in range(n_stock):
-                    stock[i] = deck[n_unseen - 1 - i]
+                    stock[i] = deck[i]
                 rs = st_round.copy()
                 mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, rounds, seat, keep_masks[k], policy,
                            card_class, k_cls, idx4, rs)
@@ -230,13 +250,16 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 _showdown(hs, seat, tab, net, win)
                 s = 0
                 for lance in range(5):
-                    acc[ch, k, lance, WIN] += win[lance]
-                    acc[ch, k, lance, EV_SUM] += net[lance]
-                    acc[ch, k, lance, EV_SQ] += net[lance] * net[lance]
+                    loc[k, lance, WIN] += win[lance]
+                    loc[k, lance, EV_SUM] += net[lance]
+                    loc[k, lance, EV_SQ] += net[lance] * net[lance]
                     s += net[lance]
                 totals[k] = s
-                tot[ch, k] += s
+                loc_tot[k] += s
             for a in range(n_keep):
                 for b in range(a, n_keep):
-                    cross[ch, a, b] += totals[a] * totals[b]
+                    loc_cross[a, b] += totals[a] * totals[b]
+        acc[ch] = loc
+        tot[ch] = loc_tot
+        cross[ch] = loc_cross
     return acc, tot, cross

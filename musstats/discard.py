@@ -77,10 +77,10 @@ def _user_cards(cards: list[Card], variant: Variant) -> tuple[np.ndarray, np.nda
 
 def _tab(variant: Variant) -> np.ndarray:
     t = hand_tables(variant)
-    tab = np.zeros((7, t.n_hands), np.int64)
-    tab[:5] = t.key
-    tab[5] = t.value[2]
-    tab[6] = t.value[3]
+    tab = np.zeros((t.n_hands, 8), np.int64)
+    tab[:, :5] = t.key.T
+    tab[:, 5] = t.value[2]
+    tab[:, 6] = t.value[3]
     return tab
 
 
