@@ -43,7 +43,7 @@ import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -514,10 +514,13 @@ class GameModel:
         """Write the table (.csv, .parquet) or the heatmap (.png, .svg, .pdf), atomically."""
         path = Path(path)
         ext = path.suffix.lower()
-        if ext in TABLE_EXTS:
-            return write_table(self.to_frame(), path)
-        if ext in IMAGE_EXTS:
-            return write_heatmap(self, path, mano)
+        try:
+            if ext in TABLE_EXTS:
+                return write_table(self.to_frame(), path)
+            if ext in IMAGE_EXTS:
+                return write_heatmap(self, path, mano)
+        except OSError as e:
+            raise MusError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
         raise MusError(f"unknown output type {path.name!r}; accepted: "
                        f"{', '.join('FILE' + e for e in TABLE_EXTS + IMAGE_EXTS)}")
 

@@ -7,7 +7,6 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb, prod
 
-import numpy as np
 import pytest
 
 import reference as ref

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import click
 
-from musstats.commands.common import SEAT_HELP, condition_options, variant_options
+from musstats.commands.common import condition_options, variant_options
+from musstats.seats import ACCEPTED_SEATS
 
 LANCE_HELP = "grande|chica|pares|juego|punto"
 
 
 @click.command()
 @click.argument("cards", nargs=-1)
-@click.option("--seat", default="mano", show_default=True, help=SEAT_HELP)
+@click.option("--seat", default="mano", show_default=True, help=ACCEPTED_SEATS + ".")
 @click.option("--lance", required=True, help=f"The lance of the órdago: {LANCE_HELP}.")
 @click.option("--score", required=True, help="The score before the hand, ours first: A-B, e.g. 12-30.")
 @condition_options
