@@ -263,3 +263,31 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         tot[ch] = loc_tot
         cross[ch] = loc_cross
     return acc, tot, cross
+
+
+@njit(cache=True, parallel=True)
+def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4):
+    """Random deals from a full deck followed by ``rounds`` mus rounds in which every seat
+    discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4] in seat order."""
+    n_chunks = seeds.shape[0]
+    out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 4), np.int64)
+    for ch in prange(n_chunks):
+        st = seeds[ch].copy()
+        deck = np.arange(40).astype(np.int64)
+        hands = np.empty((4, 4), np.int64)
+        stock = np.empty(40, np.int64)
+        pile = np.empty(40, np.int64)
+        owner = np.empty(40, np.int64)
+        n_shuffle = 32 if rounds == 1 else -1  # 16 dealt + at most 16 drawn
+        for t in range(chunk_trials[ch]):
+            _shuffle(deck, 40, st, n_shuffle)
+            for q in range(4):
+                for i in range(4):
+                    hands[q, i] = deck[39 - 4 * q - i]
+            for i in range(24):
+                stock[i] = deck[i]
+            mus_rounds(hands, stock, 24, pile, owner, 0, 0, rounds, -1, 0, policy, card_class, k_cls,
+                       idx4, st)
+            for q in range(4):
+                out[offsets[ch] + t, q] = _hand_index(hands[q], card_class, k_cls, idx4)
+    return out

@@ -131,6 +131,25 @@ def evaluate_keeps(
     return KeepEval(masks, trials, seed, ev, np.sqrt(var / n), acc[:, :, 0] / n, mean_tot, cov)
 
 
+def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: int = 1,
+                    policy: str = "table") -> np.ndarray:
+    """``n`` random deals after ``rounds`` mus rounds in which all four players discard by
+    ``policy``: final hand indices int64 [n, 4] in seat order (a deal source for the game model)."""
+    from musstats._mus_kernel import deals_after_mus as _kernel
+
+    t = hand_tables(variant)
+    pol, _ = get_policy(policy, variant)
+    n = int(n)
+    n_chunks = min(N_CHUNKS, max(1, n))
+    per = np.full(n_chunks, n // n_chunks, np.int64)
+    per[: n % n_chunks] += 1
+    offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+    seeds = np.stack([np.random.SeedSequence(int(seed), spawn_key=(i,)).generate_state(4, np.uint64)
+                      for i in range(n_chunks)])
+    return _kernel(seeds, per, offsets, np.ascontiguousarray(pol, np.int64), rounds, deck_ids(variant),
+                   t.n_classes, t.idx4.astype(np.int64))
+
+
 # ------------------------------------------------------------------ public API
 
 def _validate(hand, seat, variant, juego_real, rounds, trials, objective):

@@ -14,10 +14,10 @@ Two parts.
    The deals come from a pluggable *deal source*: a callable
    ``source(n, seed, variant) -> int array [n, 4]`` of hand indices
    (:func:`musstats.hands.hand_tables`) in seat order (mano, second, third, postre),
-   or such an array itself.  **Until the discard module (issue 4) supplies deals
-   after a mus round, the model plays the hands as dealt** (source ``"as-dealt"``);
-   a new source is switched in with :func:`register_deal_source` and the
-   ``source=`` argument.
+   or such an array itself.  The default (``"after-mus"``) plays each hand after one
+   mus round in which all four players discard by the shipped discard strategy
+   table (:mod:`musstats.discard`); ``"as-dealt"`` plays the hands as dealt.  More
+   sources can be added with :func:`register_deal_source`.
 
 2. **Dynamic programming over scores** (:func:`win_probabilities`).  The state is
    (a, b, who is mano in the next hand), a and b in ``0..target-1``.  A hand's
@@ -30,7 +30,7 @@ Two parts.
    highest total down: no iteration, no cycles.
 
 What the model leaves out: betting (every lance is played en paso, no dejes, no
-órdagos), and the mus phase (see above).  :class:`GameModel` holds the result;
+órdagos), and the decision to cut the mus (every hand gets exactly one mus round).  :class:`GameModel` holds the result;
 :func:`game_model` builds it, caching the outcome table on disk (it depends on the
 deck, juego real, deal source, number of deals and seed, not on the target).
 """
@@ -134,8 +134,18 @@ def deals_as_dealt(n: int, seed: int, variant: Variant = Variant()) -> np.ndarra
     return _sampler()(int(n), _numba_seed(seed), deck, t.idx4.astype(np.int64), t.n_classes)
 
 
+def deals_after_mus(n: int, seed: int, variant: Variant = Variant()) -> np.ndarray:
+    """``n`` random deals after one mus round in which all four players discard by the
+    shipped discard strategy table: hand indices [n, 4] in seat order."""
+    from musstats.discard import deals_after_mus as _after_mus
+
+    return _after_mus(n, seed, variant)
+
+
 #: named deal sources; a named source's outcome table can be cached on disk
-DEAL_SOURCES: dict[str, DealSource] = {"as-dealt": deals_as_dealt}
+DEAL_SOURCES: dict[str, DealSource] = {"as-dealt": deals_as_dealt, "after-mus": deals_after_mus}
+#: the default: hands as played after a mus round, everyone discarding by the table policy
+DEFAULT_SOURCE = "after-mus"
 
 
 def register_deal_source(name: str, source: DealSource) -> None:
@@ -343,7 +353,9 @@ def paso_outcomes(
 ) -> Outcomes:
     """Simulate ``deals`` deals and tabulate the en-paso stones of each count step.
 
-    ``source``: a registered name (default ``"as-dealt"``: hands played as dealt),
+    ``source``: a registered name (``"as-dealt"``: hands played as dealt, the default
+    here; ``"after-mus"``: one mus round with the table policy, the default of
+    :func:`game_model`),
     a callable ``source(n, seed, variant) -> int [n, 4]``, or an array of final
     deals (hand indices [N, 4] in seat order; ``deals`` and ``seed`` are then
     ignored).  ``seed`` None draws a fresh seed (recorded on the result).
@@ -549,6 +561,10 @@ def _cache_file(variant: Variant, source: str, deals: int, seed: int) -> Path | 
     d = cache_dir()
     if d is None:
         return None
+    if source == "after-mus":  # the deals depend on the discard table: key on its content
+        from musstats.policies import policy_digest
+
+        source = f"{source}-{policy_digest('table', variant)}"
     tag = f"v{CACHE_VERSION}-{variant.deck}-{variant.juego_real}-{source}-{deals}-{seed}"
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in tag)
     if len(safe) > 120:
@@ -602,7 +618,7 @@ def game_model(
     *,
     deals: int = DEFAULT_DEALS,
     seed: int | None = DEFAULT_SEED,
-    source: str | DealSource | np.ndarray = "as-dealt",
+    source: str | DealSource | np.ndarray = DEFAULT_SOURCE,
     outcomes: Outcomes | None = None,
     cache: bool = True,
 ) -> GameModel:

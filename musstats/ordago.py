@@ -38,7 +38,8 @@ Approximations (also listed in every result):
    over an earlier bet gives the amount that stood before it).
 3. ``p`` treats the other hands as random given the stated conditions: nothing is
    read from the mus phase or from how the others bet.
-4. Until the discard module (issue 4) lands, the game model plays hands as dealt.
+4. The game model plays every hand after one mus round in which all four players
+   discard by the shipped strategy table (nobody cuts the mus).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ APPROXIMATIONS = (
     "the rest of this hand and later betting are ignored",
     "the deje of a refused órdago is 1 stone (the órdago is the first bet of the lance)",
     "the other hands are random given the stated declarations and seña",
-    "the game model plays hands as dealt (no mus round) until the discard model is available",
+    "the game model plays every hand after one mus round, all players discarding by the strategy table",
 )
 _LANCE_ES = {"grande": "grande", "chica": "chica", "pares": "pares", "juego": "juego", "punto": "punto"}
 _LANCE_ALIASES = {"grande": "grande", "chica": "chica", "pares": "pares", "par": "pares",

@@ -156,3 +156,11 @@ def get_policy(name: str, variant: Variant = Variant()) -> tuple[np.ndarray, str
     if name not in HEURISTICS:
         raise MusError(f"unknown policy {name!r}; accepted: {', '.join(POLICIES)}")
     return heuristic_policy(name, variant), name
+
+
+def policy_digest(name: str, variant: Variant = Variant()) -> str:
+    """Short digest of the keep masks a policy name stands for (changes when the table does)."""
+    import hashlib
+
+    pol, used = get_policy(name, variant)
+    return used + "-" + hashlib.sha1(np.ascontiguousarray(pol).tobytes()).hexdigest()[:10]

@@ -246,3 +246,39 @@ def test_same_seed_same_answer():
     a = best_discards("C S 4 A", "third", trials=5000, seed=9)
     b = best_discards("C S 4 A", "third", trials=5000, seed=9)
     assert a.rows == b.rows
+
+
+def test_deals_after_mus_match_a_plain_python_mus_round():
+    # Independent bookkeeping: shuffle 40 cards, deal 4 x 4, each seat in turn throws what
+    # the policy says and draws from the top of the stock.  Compare the frequencies of
+    # pares and juego after the round with the kernel's deals.
+    from musstats.discard import deals_after_mus
+
+    t = hand_tables(V)
+    policy, _ = get_policy("reyes-pairs", V)
+    card_class = deck_ids(V)
+    rng = np.random.default_rng(2)
+    n_py = 20_000
+    stats_py = np.zeros((n_py, 3))
+    for i in range(n_py):
+        deck = list(rng.permutation(40))
+        hands = [deck[4 * q: 4 * q + 4] for q in range(4)]
+        stock = deck[16:]
+        for q in range(4):
+            cls = sorted(hands[q], key=lambda c: -card_class[c])
+            h = t.index_of([_card(card_class[c]) for c in cls])
+            m = int(policy[q, h])
+            kept = [cls[j] for j in range(4) if m >> j & 1]
+            hands[q] = kept + [stock.pop() for _ in range(4 - len(kept))]
+        idx = [t.index_of([_card(card_class[c]) for c in hh]) for hh in hands]
+        stats_py[i] = [t.pares_cat[idx[0]] > 0, t.points[idx[0]] >= 31, t.points[idx[3]] >= 31]
+    deals = deals_after_mus(400_000, 3, V, policy="reyes-pairs")
+    stats_k = np.stack([t.pares_cat[deals[:, 0]] > 0, t.points[deals[:, 0]] >= 31,
+                        t.points[deals[:, 3]] >= 31], axis=1).astype(float)
+    for j in range(3):
+        p_py, p_k = stats_py[:, j].mean(), stats_k[:, j].mean()
+        se = np.sqrt(p_py * (1 - p_py) / n_py + p_k * (1 - p_k) / len(stats_k))
+        assert abs(p_py - p_k) < 4 * se, (j, p_py, p_k)
+    # the mus round changes hands: pares after keeping reyes and pairs are more common than dealt
+    dealt_pares = int(t.deal_weight[t.pares_cat > 0].sum()) / 91390
+    assert stats_k[:, 0].mean() > dealt_pares + 0.05

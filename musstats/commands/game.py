@@ -24,7 +24,8 @@ from musstats.commands.common import variant_options
 def game(target, variant, juego_real, mano, out, deals, seed, fmt) -> None:
     """P(our team wins the game) from every score, with mano rotating every hand.
 
-    Every hand is played en paso (no betting), hands as dealt; the count runs in
+    Every hand is played en paso (no betting) after one mus round in which everyone
+    discards by the strategy table; the count runs in
     lance order and the first team to reach the target wins at that moment.
 
     Example: musstats game --target 30 --out game30.png
