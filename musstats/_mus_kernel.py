@@ -13,22 +13,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from musstats._mc_kernel import _M32, _bounded, _next
+from musstats._rng import M32 as _M32
+from musstats._rng import bounded as _bounded
+from musstats._rng import next64 as _next
+from musstats._rng import seed_state as _seed_state
 
 # columns per keep-set and lance
 WIN, EV_SUM, EV_SQ = range(3)
 N_COL = 3
-
-
-@njit(cache=True, inline="always")
-def _seed_state(x, out):
-    """Fill a xoshiro256** state from one 64-bit value with splitmix64."""
-    for i in range(4):
-        x += np.uint64(0x9E3779B97F4A7C15)
-        z = x
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        out[i] = z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, inline="always")

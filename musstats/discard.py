@@ -102,6 +102,7 @@ def evaluate_keeps(
     All masks are evaluated on the same deals and draws (common random numbers).
     """
     from musstats._mus_kernel import keep_sets_eval
+    from musstats._rng import chunk_states
     from musstats.montecarlo import _check_seed
 
     t = hand_tables(variant)
@@ -113,8 +114,7 @@ def evaluate_keeps(
     n_chunks = min(N_CHUNKS, max(1, trials))
     per = np.full(n_chunks, trials // n_chunks, np.int64)
     per[: trials % n_chunks] += 1
-    seeds = np.stack([np.random.SeedSequence(seed, spawn_key=spawn_key + (i,)).generate_state(4, np.uint64)
-                      for i in range(n_chunks)])
+    seeds = chunk_states(seed, n_chunks, spawn_key)
     acc, tot, cross = keep_sets_eval(seeds, per, user, unseen, seat, masks,
                                      np.ascontiguousarray(policy, np.int64), rounds,
                                      deck_ids(variant), t.n_classes, hand_tables(variant).idx4.astype(np.int64),
@@ -136,6 +136,7 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     """``n`` random deals after ``rounds`` mus rounds in which all four players discard by
     ``policy``: final hand indices int64 [n, 4] in seat order (a deal source for the game model)."""
     from musstats._mus_kernel import deals_after_mus as _kernel
+    from musstats._rng import chunk_states
 
     t = hand_tables(variant)
     pol, _ = get_policy(policy, variant)
@@ -144,8 +145,7 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     per = np.full(n_chunks, n // n_chunks, np.int64)
     per[: n % n_chunks] += 1
     offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
-    seeds = np.stack([np.random.SeedSequence(int(seed), spawn_key=(i,)).generate_state(4, np.uint64)
-                      for i in range(n_chunks)])
+    seeds = chunk_states(seed, n_chunks)
     return _kernel(seeds, per, offsets, np.ascontiguousarray(pol, np.int64), rounds, deck_ids(variant),
                    t.n_classes, t.idx4.astype(np.int64))
 
