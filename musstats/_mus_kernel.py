@@ -27,7 +27,7 @@ N_COL = 3
 def _shuffle(a, n, st, m=-1):
     """Uniform Fisher–Yates shuffle of a[0:n] in place; with ``m`` only the last ``m``
     positions (a[n-m:n]) are drawn, which is all a partial deal needs."""
-    lo = 0 if m < 0 else max(n - m, 0)
+    lo = 0 if m < 0 else max(n - m - 1, 0)
     i = n - 1
     while i > lo:
         r = _next(st)

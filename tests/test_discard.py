@@ -282,3 +282,21 @@ def test_deals_after_mus_match_a_plain_python_mus_round():
     # the mus round changes hands: pares after keeping reyes and pairs are more common than dealt
     dealt_pares = int(t.deal_weight[t.pares_cat > 0].sum()) / 91390
     assert stats_k[:, 0].mean() > dealt_pares + 0.05
+
+
+def test_partial_shuffle_is_uniform_on_the_drawn_positions():
+    # shuffling the last 2 of 5 positions must give each of the 20 ordered pairs with p = 1/20
+    from musstats._mus_kernel import _shuffle
+
+    st = np.random.SeedSequence(1).generate_state(4, np.uint64)
+    n = 40_000
+    counts = Counter()
+    for _ in range(n):
+        a = np.arange(5, dtype=np.int64)
+        _shuffle(a, 5, st, 2)
+        counts[(int(a[3]), int(a[4]))] += 1
+        assert sorted(a) == list(range(5))
+    assert len(counts) == 20
+    p, se = 1 / 20, np.sqrt(1 / 20 * 19 / 20 / n)
+    for k, c in counts.items():
+        assert abs(c / n - p) < 4.5 * se, k
