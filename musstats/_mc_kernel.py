@@ -1,7 +1,7 @@
 """Numba kernel of the Monte Carlo showdown engine (private; see musstats.montecarlo).
 
-Each chunk of trials runs its own xoshiro256** generator, seeded by the caller from
-``numpy.random.SeedSequence``.  A deal is a partial Fisher–Yates shuffle of the unseen
+Each chunk of trials runs its own xoshiro256** generator (``musstats._rng``), seeded by
+the caller from ``numpy.random.SeedSequence``.  A deal is a partial Fisher–Yates shuffle of the unseen
 cards; each card is stored as the *weight* of its class (``CLASS_WEIGHTS``, a set whose
 4-card sums are all distinct), so a hand's index is ``by_sum[sum of its 4 weights]``.
 Every lance is then evaluated by table lookup for all hands at once, and each deal's
@@ -17,6 +17,8 @@ from itertools import combinations_with_replacement
 import numpy as np
 from numba import njit, prange
 
+from musstats._rng import next64 as _next
+
 # accumulator columns per lance
 TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ = range(6)
 N_ACC = 6
@@ -31,6 +33,8 @@ HOPELESS_ATTEMPTS = 1_000_000
 CLASS_WEIGHTS = (0, 1, 5, 21, 55, 153, 368, 856, 1424, 2603, 4967)
 
 _M16 = np.uint64(0xFFFF)
+#: what ``_deal4`` / ``_deal6`` return for a deal outside ``allowed``
+_REJECTED = (False, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 def pack_tables(key: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -59,33 +63,6 @@ def sum_index(cls4: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray]
     for h, cls in enumerate(cls4):
         by_sum[weights[np.asarray(cls, np.int64)].sum()] = h
     return weights, by_sum
-
-
-@njit(cache=True, inline="always")
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(cache=True, inline="always")
-def _next(st):
-    """xoshiro256** step on the state array ``st`` (uint64[4]); returns 64 random bits."""
-    s0 = st[0]
-    s1 = st[1]
-    s2 = st[2]
-    s3 = st[3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    st[0] = s0
-    st[1] = s1
-    st[2] = s2
-    st[3] = s3
-    return result
 
 
 @njit(cache=True)
@@ -130,11 +107,18 @@ def _deal_hand(deck, j, n_stock, st, by_sum):
 
 
 @njit(cache=True, inline="always")
-def _take(q, seat, user, deck, j, n_stock, st, by_sum):
-    """Hand index at seat ``q``: the user's, or 4 cards dealt from deck[j:]; (hand, next j)."""
-    if q == seat:
-        return user, j
-    return _deal_hand(deck, j, n_stock, st, by_sum), j + np.uint64(4)
+def _take(q, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok):
+    """Hand at seat ``q``: the user's, or 4 cards dealt from deck[j:]; (hand, next j, ok).
+
+    ``ok`` turns False when the hand is not allowed; once False, nothing more is dealt
+    (the deal is rejected as a whole, so stopping early changes nothing).
+    """
+    if q == seat or not ok:
+        return user, j, ok
+    h = _deal_hand(deck, j, n_stock, st, by_sum)
+    if use_allowed:
+        ok = allowed[q, h]
+    return h, j + np.uint64(4), ok
 
 
 @njit(cache=True, inline="always")
@@ -149,22 +133,16 @@ def _row(h, q, tab):
 
 
 @njit(cache=True, inline="always")
-def _allowed(allowed, q, seat, h):
-    return q == seat or allowed[q, h]
-
-
-@njit(cache=True, inline="always")
 def _deal4(seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed):
     """One 4-player deal, unrolled; returns (accepted, per-lance best scores, team values)."""
     j = np.uint64(0)
-    h0, j = _take(0, seat, user, deck, j, n_stock, st, by_sum)
-    h1, j = _take(1, seat, user, deck, j, n_stock, st, by_sum)
-    h2, j = _take(2, seat, user, deck, j, n_stock, st, by_sum)
-    h3, j = _take(3, seat, user, deck, j, n_stock, st, by_sum)
     ok = True
-    if use_allowed:
-        ok = (_allowed(allowed, 0, seat, h0) and _allowed(allowed, 1, seat, h1)
-              and _allowed(allowed, 2, seat, h2) and _allowed(allowed, 3, seat, h3))
+    h0, j, ok = _take(0, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h1, j, ok = _take(1, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h2, j, ok = _take(2, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h3, j, ok = _take(3, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    if not ok:
+        return _REJECTED
     g0, c0, p0, j0, u0, vp0, vj0 = _row(h0, 0, tab)
     g1, c1, p1, j1, u1, vp1, vj1 = _row(h1, 1, tab)
     g2, c2, p2, j2, u2, vp2, vj2 = _row(h2, 2, tab)
@@ -178,17 +156,15 @@ def _deal4(seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed):
 def _deal6(seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed):
     """One 6-player deal, unrolled; returns (accepted, per-lance best scores, team values)."""
     j = np.uint64(0)
-    h0, j = _take(0, seat, user, deck, j, n_stock, st, by_sum)
-    h1, j = _take(1, seat, user, deck, j, n_stock, st, by_sum)
-    h2, j = _take(2, seat, user, deck, j, n_stock, st, by_sum)
-    h3, j = _take(3, seat, user, deck, j, n_stock, st, by_sum)
-    h4, j = _take(4, seat, user, deck, j, n_stock, st, by_sum)
-    h5, j = _take(5, seat, user, deck, j, n_stock, st, by_sum)
     ok = True
-    if use_allowed:
-        ok = (_allowed(allowed, 0, seat, h0) and _allowed(allowed, 1, seat, h1)
-              and _allowed(allowed, 2, seat, h2) and _allowed(allowed, 3, seat, h3)
-              and _allowed(allowed, 4, seat, h4) and _allowed(allowed, 5, seat, h5))
+    h0, j, ok = _take(0, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h1, j, ok = _take(1, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h2, j, ok = _take(2, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h3, j, ok = _take(3, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h4, j, ok = _take(4, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    h5, j, ok = _take(5, seat, user, deck, j, n_stock, st, by_sum, allowed, use_allowed, ok)
+    if not ok:
+        return _REJECTED
     g0, c0, p0, j0, u0, vp0, vj0 = _row(h0, 0, tab)
     g1, c1, p1, j1, u1, vp1, vj1 = _row(h1, 1, tab)
     g2, c2, p2, j2, u2, vp2, vj2 = _row(h2, 2, tab)
@@ -203,50 +179,43 @@ def _deal6(seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed):
 
 
 @njit(cache=True, inline="always")
-def _run_chunk(st, deck, n_trials, user_hand, seat, n_players, by_sum, tab, allowed, use_allowed, out):
-    """Deal and evaluate ``n_trials`` accepted deals; write counts to ``out`` [5, 6].
+def _tally(hist, n_players, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1):
+    """Count one deal's outcome; the winner of a lance is 7 - (its best score & 7).
 
-    Returns (attempts, hopeless).  Inlined into the kernel with a constant ``n_players``.
+    ``hist`` layout: [grande winner x chica winner | pares code | juego code | punto winner]
+    where a pares/juego code is 0 (nobody holds it) or 1 + (winner * 2 + contested) *
+    N_VAL + stones of the winning team.
     """
-    n_stock = np.uint64(deck.shape[0])
-    user = np.uint64(user_hand)
+    n_pj = 1 + n_players * 2 * N_VAL
+    hist[(7 - (bg & 7)) * n_players + 7 - (bc & 7)] += 1
+    base = n_players * n_players
+    bp = max(bp0, bp1)
+    w = 7 - (bp & 7)
+    v = vp1 if w & 1 else vp0
+    cont = np.int64(bp0 >= 8) & np.int64(bp1 >= 8)
+    code = 1 + (w * 2 + cont) * N_VAL + v
+    hist[base + (code if bp >= 8 else 0)] += 1
+    base += n_pj
+    bj = max(bj0, bj1)
+    w = 7 - (bj & 7)
+    v = vj1 if w & 1 else vj0
+    cont = np.int64(bj0 >= 8) & np.int64(bj1 >= 8)
+    code = 1 + (w * 2 + cont) * N_VAL + v
+    # punto is played exactly when nobody holds juego
+    hist[base + (code if bj >= 8 else n_pj + 7 - (bu & 7))] += 1
+
+
+def hist_size(n_players: int) -> int:
+    """Length of the outcome histogram of one chunk."""
+    return n_players * n_players + 2 * (1 + n_players * 2 * N_VAL) + n_players
+
+
+@njit(cache=True)
+def _counts(hist, n_players, seat, done, out):
+    """Counts [5, 6] (TEAM .. EV_SQ per lance) of the user at ``seat`` from a histogram."""
     ut = seat % 2
-    n_att = np.int64(0)
-    hopeless = False
-    # outcome histograms: grande x chica winners; pares and juego/punto outcome codes
     n_gc = n_players * n_players
     n_pj = 1 + n_players * 2 * N_VAL
-    hist = np.zeros(n_gc + 2 * n_pj + n_players, np.int64)
-    done = np.int64(0)
-    while done < n_trials:
-        n_att += 1
-        if n_players == 4:
-            ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal4(
-                seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
-        else:
-            ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal6(
-                seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
-        if not ok:
-            if done == 0 and n_att >= HOPELESS_ATTEMPTS:
-                hopeless = True
-                break
-            continue
-        done += 1
-        # ---- outcome codes; the winner of a lance is 7 - (best score & 7) ----
-        hist[(7 - (bg & 7)) * n_players + 7 - (bc & 7)] += 1
-        bp = max(bp0, bp1)
-        w = 7 - (bp & 7)
-        v = vp1 if w & 1 else vp0
-        cont = np.int64(bp0 >= 8) & np.int64(bp1 >= 8)
-        code = 1 + (w * 2 + cont) * N_VAL + v
-        hist[n_gc + (code if bp >= 8 else 0)] += 1
-        bj = max(bj0, bj1)
-        w = 7 - (bj & 7)
-        v = vj1 if w & 1 else vj0
-        cont = np.int64(bj0 >= 8) & np.int64(bj1 >= 8)
-        code = 1 + (w * 2 + cont) * N_VAL + v
-        hist[n_gc + n_pj + (code if bj >= 8 else n_pj + 7 - (bu & 7))] += 1
-    # ---- counts from the histograms ----
     out[:, :] = 0
     for wg in range(n_players):
         for wc in range(n_players):
@@ -256,13 +225,13 @@ def _run_chunk(st, deck, n_trials, user_hand, seat, n_players, by_sum, tab, allo
             out[1, TEAM] += k * ((wc & 1) == ut)
             out[1, SELF] += k * (wc == seat)
     for lance in range(2):
+        a = out[2 + lance]
         base = n_gc + lance * n_pj
         for w in range(n_players):
+            ours = (w & 1) == ut
             for cont in range(2):
                 for v in range(N_VAL):
                     k = hist[base + 1 + (w * 2 + cont) * N_VAL + v]
-                    ours = (w & 1) == ut
-                    a = out[2 + lance]
                     a[TEAM] += k * ours
                     a[SELF] += k * (w == seat)
                     a[PLAYED] += k
@@ -274,13 +243,53 @@ def _run_chunk(st, deck, n_trials, user_hand, seat, n_players, by_sum, tab, allo
         out[4, TEAM] += k * ((w & 1) == ut)
         out[4, SELF] += k * (w == seat)
         out[4, PLAYED] += k
-    for lance in (0, 1, 4):
-        a = out[lance]
-        a[EV_SUM] = 2 * a[TEAM] - (done if lance < 4 else a[PLAYED])
-        a[EV_SQ] = done if lance < 4 else a[PLAYED]
     out[0, PLAYED] = done
     out[1, PLAYED] = done
-    return n_att, hopeless
+    for lance in (0, 1, 4):  # one stone either way when played
+        a = out[lance]
+        a[EV_SUM] = 2 * a[TEAM] - a[PLAYED]
+        a[EV_SQ] = a[PLAYED]
+
+
+@njit(cache=True)
+def _chunk4(st, deck, n_trials, user_hand, seat, by_sum, tab, allowed, use_allowed, hist):
+    """Deal ``n_trials`` accepted 4-player deals into ``hist``; returns (accepted, attempts,
+    hopeless).  Hopeless: the first ``HOPELESS_ATTEMPTS`` deals were all rejected."""
+    n_stock = np.uint64(deck.shape[0])
+    user = np.uint64(user_hand)
+    n_att = np.int64(0)
+    done = np.int64(0)
+    while done < n_trials:
+        n_att += 1
+        ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal4(
+            seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
+        if not ok:
+            if done == 0 and n_att >= HOPELESS_ATTEMPTS:
+                return done, n_att, True
+            continue
+        done += 1
+        _tally(hist, 4, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1)
+    return done, n_att, False
+
+
+@njit(cache=True)
+def _chunk6(st, deck, n_trials, user_hand, seat, by_sum, tab, allowed, use_allowed, hist):
+    """As ``_chunk4`` for six players."""
+    n_stock = np.uint64(deck.shape[0])
+    user = np.uint64(user_hand)
+    n_att = np.int64(0)
+    done = np.int64(0)
+    while done < n_trials:
+        n_att += 1
+        ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal6(
+            seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
+        if not ok:
+            if done == 0 and n_att >= HOPELESS_ATTEMPTS:
+                return done, n_att, True
+            continue
+        done += 1
+        _tally(hist, 6, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1)
+    return done, n_att, False
 
 
 @njit(cache=True, parallel=True)
@@ -297,20 +306,21 @@ def mc_counts(seeds, chunk_trials, stock, user_hand, seat, n_players, by_sum, ta
     A chunk is *hopeless* when its first ``HOPELESS_ATTEMPTS`` deals were all rejected.
     """
     n_chunks = seeds.shape[0]
+    n_hist = n_players * n_players + 2 * (1 + n_players * 2 * N_VAL) + n_players
     acc = np.zeros((n_chunks, 5, N_ACC), np.int64)
     attempts = np.zeros(n_chunks, np.int64)
     hopeless = np.zeros(n_chunks, np.bool_)
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
         deck = stock.copy()
-        out = np.zeros((5, N_ACC), np.int64)
+        hist = np.zeros(n_hist, np.int64)
         if n_players == 4:
-            n_att, hl = _run_chunk(st, deck, chunk_trials[ch], user_hand, seat, 4, by_sum, tab,
-                                   allowed, use_allowed, out)
+            done, n_att, hl = _chunk4(st, deck, chunk_trials[ch], user_hand, seat, by_sum, tab,
+                                      allowed, use_allowed, hist)
         else:
-            n_att, hl = _run_chunk(st, deck, chunk_trials[ch], user_hand, seat, 6, by_sum, tab,
-                                   allowed, use_allowed, out)
-        acc[ch] = out
+            done, n_att, hl = _chunk6(st, deck, chunk_trials[ch], user_hand, seat, by_sum, tab,
+                                      allowed, use_allowed, hist)
+        _counts(hist, n_players, seat, done, acc[ch])
         attempts[ch] = n_att
         hopeless[ch] = hl
     return acc, attempts, hopeless

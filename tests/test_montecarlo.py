@@ -129,6 +129,8 @@ r = simulate(h, 0, trials=300_000, seed=9, allowed=allowed)
 out["allowed"] = [r.mean.tobytes().hex(), r.trials, r.rejected]
 r = simulate(h, 1, target_se=0.004, seed=11)
 out["target"] = [r.mean.tobytes().hex(), r.trials]
+import numba
+out["threads"] = numba.get_num_threads()
 print(json.dumps(out))
 """
 
@@ -143,6 +145,7 @@ def _run_with_threads(n: int) -> dict:
 
 def test_same_seed_bit_identical_with_one_and_two_threads():
     one, two = _run_with_threads(1), _run_with_threads(2)
+    assert (one.pop("threads"), two.pop("threads")) == (1, 2)
     assert one == two
     assert one["four"][2] == 1_234_567
     assert one["allowed"][2] > 0  # some deals were redrawn
@@ -171,6 +174,30 @@ def test_chunk_seeds_come_from_seedsequence_spawn():
     for i, kid in enumerate(kids):
         assert np.array_equal(got[i], kid.generate_state(4, np.uint64))
     assert np.array_equal(mc.chunk_seeds(123, 2, 1)[0], got[2])
+
+
+def test_standard_errors_from_counts():
+    # four deals with net stones +1, +1, -1, +1 and a lance won 3 times out of 4
+    acc = np.zeros((5, 6), np.int64)
+    acc[0] = [3, 2, 4, 0, 1 + 1 - 1 + 1, 1 + 1 + 1 + 1]
+    mean, se = mc._estimates(acc, 4)
+    assert mean[0, 0] == 0.75 and se[0, 0] == pytest.approx(np.sqrt(0.75 * 0.25 / 4))
+    assert mean[0, 1] == 0.5 and se[0, 1] == pytest.approx(np.sqrt(0.25 / 4))
+    assert mean[0, EV] == 0.5
+    # sample variance of (1, 1, -1, 1) is 1 (statistics.variance), so SE = sqrt(1 / 4)
+    assert se[0, EV] == pytest.approx(0.5)
+    assert np.isnan(mean[0, CONT]) and np.isnan(se[0, CONT]) and not np.isnan(mean[2, CONT])
+
+
+@pytest.mark.parametrize("variant", [V8, V4, Variant(juego_real="sota-oros")])
+def test_weight_sums_identify_every_hand(variant):
+    from musstats._mc_kernel import sum_index
+
+    t = hand_tables(variant)
+    weights, by_sum = sum_index(t.cls4, t.n_classes)
+    sums = weights[t.cls4.astype(np.int64)].sum(axis=1)
+    assert len(set(sums.tolist())) == t.n_hands
+    assert np.array_equal(by_sum[sums], np.arange(t.n_hands))
 
 
 def test_import_does_not_load_numba():
