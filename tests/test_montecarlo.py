@@ -400,7 +400,7 @@ def test_six_players_sanity(seat):
 # ---------------------------------------------------------------- restrictions (allowed)
 
 def _mask(variant, players, pred):
-    """allowed[q, h] = pred(q, [(rank, points) of hand h]) from the variant's card classes."""
+    """allowed[q, h] = pred(q, [(rank index, points) of hand h]) from the variant's card classes."""
     t = hand_tables(variant)
     cls = variant.classes
     hands = [[(cls[int(k)].rank, cls[int(k)].points) for k in t.cls4[h]] for h in range(t.n_hands)]
@@ -509,6 +509,23 @@ def test_six_player_restrictions_against_naive_rejection_sampling():
     assert got.rejected > 0
     m, _ = naive_simulate([11, 7, 6, 1], 3, FACES_8, 6, 4000, seed=19, accept=pred)
     assert_close(got, m, n_ref=4000)
+
+
+@pytest.mark.parametrize("players,seat,q", [(4, 0, 1), (4, 0, 3), (4, 2, 3), (6, 0, 5), (6, 3, 4)])
+def test_acceptance_rate_matches_combinatorics(players, seat, q):
+    # only seat q is restricted, to hands with at least one rey; every seat's hand must be
+    # a uniform 4-card draw from the unseen cards, so the acceptance rate is
+    # 1 - C(n - r, 4) / C(n, 4) with n unseen cards, r of them reyes (RULES.md: 8 reyes)
+    from math import comb
+
+    top = V8.n_ranks - 1  # _mask gives ranks as indices, 0 = lowest
+    allowed = _mask(V8, players, lambda qq, hand: qq != q or any(r == top for r, _ in hand))
+    r = simulate("R 7 5 A", seat, players=players, dead="3 3 C", trials=100_000, seed=q,
+                 allowed=allowed)
+    n, kings = 40 - 4 - 3, 8 - 1 - 2
+    p = 1 - comb(n - kings, 4) / comb(n, 4)
+    attempts = r.trials + r.rejected
+    assert abs(r.trials / attempts - p) <= 4 * np.sqrt(p * (1 - p) / attempts)
 
 
 def test_impossible_restrictions_raise():
