@@ -1,13 +1,17 @@
 """Numba kernel of the Monte Carlo showdown engine (private; see musstats.montecarlo).
 
-Each chunk of trials runs its own xoshiro256** generator (``musstats._rng``), seeded by
-the caller from ``numpy.random.SeedSequence``.  A deal is a partial Fisher–Yates shuffle of the unseen
+Each chunk of trials runs its own xoshiro256** generator, seeded by the caller from
+``numpy.random.SeedSequence``.  A deal is a partial Fisher–Yates shuffle of the unseen
 cards; each card is stored as the *weight* of its class (``CLASS_WEIGHTS``, a set whose
 4-card sums are all distinct), so a hand's index is ``by_sum[sum of its 4 weights]``.
 Every lance is then evaluated by table lookup for all hands at once, and each deal's
 outcome is tallied in a small histogram from which the integer counts are derived.
 Counts are integers, so the total over chunks depends neither on the order of the
 chunks nor on the number of threads.
+
+The generator is written out here rather than imported from ``musstats._rng``: numba's
+cache only notices edits to this file, so a jitted dependency in another module could
+leave a stale cached kernel and silently change the stream a seed gives.
 """
 
 from __future__ import annotations
@@ -16,8 +20,6 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 from numba import njit, prange
-
-from musstats._rng import next64 as _next
 
 # accumulator columns per lance
 TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ = range(6)
@@ -63,6 +65,33 @@ def sum_index(cls4: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray]
     for h, cls in enumerate(cls4):
         by_sum[weights[np.asarray(cls, np.int64)].sum()] = h
     return weights, by_sum
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def _next(st):
+    """xoshiro256** step on the state array ``st`` (uint64[4]); returns 64 random bits."""
+    s0 = st[0]
+    s1 = st[1]
+    s2 = st[2]
+    s3 = st[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    st[0] = s0
+    st[1] = s1
+    st[2] = s2
+    st[3] = s3
+    return result
 
 
 @njit(cache=True)
