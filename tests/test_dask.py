@@ -1,0 +1,68 @@
+"""The Dask path gives exactly what the local path gives (an in-process LocalCluster)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("dask.distributed")
+
+from dask.distributed import LocalCluster  # noqa: E402
+
+from musstats.distributed import connect, dask_runner, dask_table_runner  # noqa: E402
+from musstats.errors import MusError  # noqa: E402
+from musstats.game import game_model  # noqa: E402
+from musstats.strategy import build_table  # noqa: E402
+from musstats.tablegen import strategy_table  # noqa: E402
+from musstats.variant import Variant  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as c:
+        yield c
+
+
+def test_table_dask_equals_local(cluster):
+    model = game_model(Variant(), deals=100_000, seed=4, cache=False)
+    kw = dict(hands="R R 7 A, C C S 4, 5 5 5 A", trials=3000, seed=9, model=model)
+    runner = dask_table_runner(cluster.scheduler_address)
+    try:
+        remote = strategy_table("8-reyes", runner=runner, **kw)
+    finally:
+        runner.close()
+    local = strategy_table("8-reyes", **kw)
+    assert remote.attrs["runner"].startswith("dask")
+    pd.testing.assert_frame_equal(remote, local, check_exact=True)
+
+
+def test_table_dask_progress(cluster):
+    model = game_model(Variant(), deals=50_000, seed=4, cache=False)
+    ticks = []
+    runner = dask_table_runner(cluster.scheduler_address)
+    try:
+        df = strategy_table("8-reyes", seats="third", hands=3, trials=200, model=model, runner=runner,
+                            progress=ticks.append)
+    finally:
+        runner.close()
+    assert len(df) == 3 and sum(ticks) == 3
+
+
+def test_build_table_dask_equals_local(cluster):
+    kw = dict(hands=[0, 37, 200], seats=(0, 3), trials=3000, max_iter=3, seed=17)
+    runner = dask_runner(cluster.scheduler_address)
+    try:
+        remote = build_table(Variant(), runner=runner, **kw)
+    finally:
+        runner.close()
+    local = build_table(Variant(), **kw)
+    assert np.array_equal(remote.policy, local.policy)
+    assert [(s.changed, s.mean_gain) for s in remote.sweeps] == [(s.changed, s.mean_gain) for s in local.sweeps]
+
+
+def test_bad_scheduler_is_one_line_error():
+    with pytest.raises(MusError, match="cannot connect to the Dask scheduler"):
+        connect("tcp://127.0.0.1:9", timeout=1)
+    with pytest.raises(MusError, match="scheduler address"):
+        connect("")

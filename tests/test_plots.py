@@ -1,0 +1,258 @@
+"""musstats plot: every kind writes a non-empty image of the requested size; the data behind
+the charts against hand calculation and RULES.md; bad input; atomic writes."""
+
+from __future__ import annotations
+
+import os
+import re
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from musstats import plots
+from musstats.errors import MusError
+from musstats.game import game_model
+from musstats.tablegen import strategy_table
+from musstats.variant import Variant
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+
+
+@pytest.fixture(scope="module")
+def model():
+    return game_model(Variant(), deals=100_000, seed=2, cache=False)
+
+
+@pytest.fixture(scope="module")
+def table(model):
+    return strategy_table("8-reyes", hands=8, trials=500, seed=3, model=model)
+
+
+@pytest.fixture(scope="module")
+def table_csv(table, tmp_path_factory):
+    from musstats.io import write_frame
+
+    return str(write_frame(table, tmp_path_factory.mktemp("tab") / "t.csv"))
+
+
+def png_size(path) -> tuple[int, int]:
+    with Image.open(path) as im:
+        im.load()
+        return im.size
+
+
+def svg_size_pt(path) -> tuple[float, float]:
+    head = open(path, encoding="utf-8").read(2000)
+    assert head.startswith("<?xml") and "<svg" in head
+    m = re.search(r'<svg[^>]*width="([\d.]+)pt" height="([\d.]+)pt"', head)
+    return float(m.group(1)), float(m.group(2))
+
+
+def pdf_size_pt(path) -> tuple[float, float]:
+    data = open(path, "rb").read()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    m = re.search(rb"/MediaBox \[ *0 0 ([\d.]+) ([\d.]+) *\]", data)
+    return float(m.group(1)), float(m.group(2))
+
+
+# --------------------------------------------------------------------------- every kind, API
+
+def _figures(model, table):
+    v = Variant()
+    yield "hand", lambda sz: plots.plot_hand("R R 3 A", "mano", size=sz)
+    yield "hand-mc", lambda sz: plots.plot_hand("R C 7 A", "postre", method="mc", trials=20_000, seed=1, size=sz)
+    yield "heatmap", lambda sz: plots.plot_heatmap(table, "pares", v, size=sz)
+    yield "totals", lambda sz: plots.plot_totals(plots.totals_distribution(v), size=sz)
+    yield "totals-keep", lambda sz: plots.plot_totals(plots.totals_distribution(v, cards="R R 7 A", keep="R R"), size=sz)
+    yield "convergence", lambda sz: plots.plot_convergence(
+        plots.convergence_data("R R 3 A", "mano", "juego", trials=5000, seed=2, points=5), size=sz)
+    yield "mus", lambda sz: plots.plot_mus(table, v, size=sz)
+    yield "game", lambda sz: plots.plot_game(model, size=sz)
+
+
+def test_every_kind_png_of_requested_size(model, table, tmp_path):
+    for (name, make), (w, h) in zip(_figures(model, table), [(640, 480), (1000, 667), (1234, 567), (800, 800),
+                                                            (333, 777), (1600, 900), (900, 700), (1001, 501)]):
+        path = plots.save_figure(make(plots.figure_size(size=f"{w}x{h}")), tmp_path / f"{name}.png")
+        assert path.stat().st_size > 5000, name
+        assert png_size(path) == (w, h), name
+    assert sorted(os.listdir(tmp_path)) == sorted(f"{n}.png" for n, _ in _figures(model, table))
+
+
+def test_svg_and_pdf_physical_size(model, table, tmp_path):
+    sz = plots.figure_size(width=8, height=5)
+    svg = plots.save_figure(plots.plot_game(model, size=sz), tmp_path / "g.svg")
+    assert svg_size_pt(svg) == (8 * 72, 5 * 72)
+    pdf = plots.save_figure(plots.plot_heatmap(table, "grande", size=sz), tmp_path / "h.pdf")
+    assert pdf_size_pt(pdf) == (8 * 72, 5 * 72)
+    # pixels at a dpi: 1500x900 at 150 dpi = 10 x 6 in
+    png = plots.save_figure(plots.plot_totals(plots.totals_distribution(), size=plots.figure_size(
+        size="1500x900", dpi=150)), tmp_path / "t.png")
+    assert png_size(png) == (1500, 900)
+
+
+def test_figure_size_rules():
+    assert plots.figure_size() == (12.0, 7.0, 100.0)
+    assert plots.figure_size(size="1200x800") == (12.0, 8.0, 100.0)
+    assert plots.figure_size(width=5, height=3, dpi=200) == (5.0, 3.0, 200.0)
+    for kw in ({"size": "12x8"}, {"size": "big"}, {"size": "800x600", "width": 3}, {"width": -1},
+               {"width": 0.5}, {"dpi": 0}):
+        with pytest.raises(MusError):
+            plots.figure_size(**kw)
+
+
+# --------------------------------------------------------------------------- data behind the charts
+
+def test_totals_deck_matches_rules_reference():
+    d = plots.totals_distribution("8-reyes")
+    assert d.sum() == pytest.approx(1.0)
+    # RULES.md reference figures: juego 26.75 %, 31 9.17 %, punto 30 3.31 %
+    assert d[d.index >= 31].sum() == pytest.approx(0.2675, abs=5e-5)
+    assert d[31] == pytest.approx(0.0917, abs=5e-5)
+    assert d[30] == pytest.approx(0.0331, abs=5e-5)
+    assert 38 not in d.index and 39 not in d.index  # cannot occur
+    # 40 points with 8 reyes: four cards of 10 points out of 16 (R x8, C, S): C(16,4) / C(40,4)
+    assert d[40] == pytest.approx(comb(16, 4) / comb(40, 4))
+
+
+def test_totals_after_discard_by_hand():
+    # keep R R R of R R R A (8 reyes): one card from the 36 unseen: 5 R, 4 C, 4 S -> 40; 7 A -> 31
+    d = plots.totals_distribution("8-reyes", cards="R R R A", keep="R R R")
+    assert d[40] == pytest.approx(13 / 36) and d[31] == pytest.approx(7 / 36)
+    assert d[37] == pytest.approx(4 / 36) and d.sum() == pytest.approx(1.0)
+    # 4 reyes, keep R R of R R 7 A; draw 2 from 36 (2 R, 4 C, 4 S, 3 7s, 3 As, 4 each of 6..2)
+    d = plots.totals_distribution("4-reyes", cards="R R 7 A", keep="R R")
+    # 40 = two more 10-point cards: 10 of them left -> C(10,2) / C(36,2)
+    assert d[40] == pytest.approx(comb(10, 2) / comb(36, 2))
+    # 31 = 20 + 11: 10-point + A (10·3), 7 + 4 (3·4), 6 + 5 (4·4)
+    assert d[31] == pytest.approx((10 * 3 + 3 * 4 + 4 * 4) / comb(36, 2))
+    # throwing all four: the dealt-hand distribution of the 36 other cards
+    d = plots.totals_distribution("8-reyes", cards="R R R R", keep="none")
+    assert d.sum() == pytest.approx(1.0) and d[40] == pytest.approx(comb(12, 4) / comb(36, 4))
+
+
+def test_totals_bad_input():
+    with pytest.raises(MusError, match="--keep"):
+        plots.totals_distribution(cards="R R 7 A")
+    with pytest.raises(MusError, match="at most 3"):
+        plots.totals_distribution(cards="R R 7 A", keep="R R 7 A")
+    with pytest.raises(MusError, match="not part of the hand"):
+        plots.totals_distribution(cards="R R 7 A", keep="C")
+    with pytest.raises(MusError):
+        plots.totals_distribution(keep="R")
+
+
+def test_convergence_agrees_with_exact():
+    df = plots.convergence_data("R R 3 A", "mano", "pares", trials=20_000, seed=4, points=4)
+    assert df["trials"].iloc[-1] == 20_000 and df["trials"].is_monotonic_increasing
+    # exact P(team) at pares of R R 3 A at mano, from the README table: 93.72 %
+    assert df.attrs["exact"] == pytest.approx(0.9372, abs=5e-5)
+    last = df.iloc[-1]
+    assert abs(last["p_team"] - df.attrs["exact"]) < 4 * last["se"]
+    assert (np.diff(df["se"]) < 0).all()
+
+
+def test_heatmap_order_and_grid(table):
+    v = Variant()
+    # grande: the hand index is already grande order (R R R R first)
+    assert plots.hand_order(v, "grande", [5, 0, 3]) == [0, 3, 5]
+    # chica: A A A A is the best chica hand
+    from musstats.hands import hand_tables
+
+    t = hand_tables(v)
+    best_chica = plots.hand_order(v, "chica", range(t.n_hands))[0]
+    assert t.labels[best_chica] == "A A A A"
+    best_juego = plots.hand_order(v, "juego", range(t.n_hands))[0]
+    assert t.points[best_juego] == 31
+    grid, seats = plots._seat_grid(table, "p_team_grande", list(range(8)))
+    assert seats == ["mano", "second", "third", "postre"] and grid.shape == (4, 8)
+    assert grid[0, 0] == 1.0  # R R R R at mano: grande is won for sure
+
+
+def test_save_failure_keeps_previous_image(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    target = tmp_path / "x.png"
+    plots.save_figure(plots.plot_totals(plots.totals_distribution()), target)
+    before = target.read_bytes()
+
+    def broken(self, fname, *a, **k):
+        with open(fname, "wb") as f:
+            f.write(b"\x89PNG half")
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(Figure, "savefig", broken)
+    with pytest.raises(RuntimeError):
+        plots.save_figure(plots.plot_totals(plots.totals_distribution()), target)
+    assert target.read_bytes() == before
+    assert os.listdir(tmp_path) == ["x.png"]
+
+
+# --------------------------------------------------------------------------- CLI
+
+def _run(capsys, args):
+    from musstats.cli import main
+
+    try:
+        main(args)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_every_kind(capsys, tmp_path, table_csv):
+    cases = [
+        ["hand", "R", "R", "3", "A", "--seat", "postre"],
+        ["hand", "RC7A", "--method", "mc", "--trials", "20000", "--seed", "3"],
+        ["heatmap", "--lance", "juego", "--hands", "6", "--quiet"],
+        ["heatmap", "--lance", "chica", "--table", table_csv],
+        ["totals"],
+        ["totals", "R", "R", "7", "A", "--keep", "R", "R"],
+        ["convergence", "R", "R", "3", "A", "--lance", "grande", "--trials", "4000"],
+        ["mus", "--table", table_csv],
+        ["game", "--target", "30", "--deals", "50000", "--seed", "3"],
+    ]
+    for i, args in enumerate(cases):
+        out = tmp_path / f"c{i}.png"
+        code, _, err = _run(capsys, ["plot", *args, "--out", str(out), "--size", "900x600"])
+        assert code == 0, (args, err)
+        assert png_size(out) == (900, 600), args
+        assert "wrote" in err
+    code, _, err = _run(capsys, ["plot", "totals", "--out", str(tmp_path / "t.svg"), "--width", "5",
+                                 "--height", "4"])
+    assert code == 0, err
+    assert svg_size_pt(tmp_path / "t.svg") == (360, 288)
+    code, _, err = _run(capsys, ["plot", "game", "--deals", "50000", "--out", str(tmp_path / "g.pdf"),
+                                 "--size", "1000x500", "--dpi", "50"])
+    assert code == 0, err
+    assert pdf_size_pt(tmp_path / "g.pdf") == (1440, 720)
+
+
+@pytest.mark.parametrize("args,what", [
+    (["totals", "--out", "x.gif"], "accepted: FILE.png"),
+    (["totals", "--out", "/nonexistent-dir/x.png"], "does not exist"),
+    (["totals", "--out", "x.png", "--size", "wide"], "--size"),
+    (["totals", "--out", "x.png", "--size", "800x600", "--height", "3"], "not both"),
+    (["heatmap", "--lance", "envido", "--out", "x.png"], "unknown lance"),
+    (["hand", "R", "R", "X", "A", "--out", "x.png"], "unknown card"),
+    (["totals", "R", "R", "7", "A", "--out", "x.png"], "--keep"),
+    (["mus", "--table", "missing.csv", "--out", "x.png"], "no such table"),
+    (["heatmap", "--lance", "grande", "--table", "TABLE", "--variant", "4-reyes", "--out", "x.png"],
+     "does not match"),
+])
+def test_cli_bad_input(capsys, tmp_path, monkeypatch, table_csv, args, what):
+    monkeypatch.chdir(tmp_path)
+    args = [table_csv if a == "TABLE" else a for a in args]
+    code, _, err = _run(capsys, ["plot", *args])
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("musstats: error:") and what in lines[0], err
+    assert os.listdir(tmp_path) == []
