@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from musstats._eval_kernel import _showdown, resolve
 from musstats._rng import M32 as _M32
 from musstats._rng import bounded as _bounded
 from musstats._rng import next64 as _next
@@ -121,68 +122,16 @@ def mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rou
     return n_stock, n_pile
 
 
-@njit(cache=True, inline="always")
-def _showdown(hs, seat, tab, net, win):
-    """Net stones en paso of the user's team per lance (net[5]) and team-best flags (win[5]).
-
-    ``tab`` [H, 8]: the five lance keys, pares value, juego value, padding."""
-    ut = seat % 2
-    bg = -1
-    bc = -1
-    bp = -1
-    bj = -1
-    bu = -1
-    vp0 = 0
-    vp1 = 0
-    vj0 = 0
-    vj1 = 0
-    for q in range(4):
-        h = hs[q]
-        bias = 7 - q
-        bg = max(bg, 8 * tab[h, 0] + bias)
-        bc = max(bc, 8 * tab[h, 1] + bias)
-        bp = max(bp, 8 * tab[h, 2] + bias)
-        bj = max(bj, 8 * tab[h, 3] + bias)
-        bu = max(bu, 8 * tab[h, 4] + bias)
-        if q & 1:
-            vp1 += tab[h, 5]
-            vj1 += tab[h, 6]
-        else:
-            vp0 += tab[h, 5]
-            vj0 += tab[h, 6]
-    w = 7 - (bg & 7)
-    win[0] = 1 if (w & 1) == ut else 0
-    net[0] = 2 * win[0] - 1
-    w = 7 - (bc & 7)
-    win[1] = 1 if (w & 1) == ut else 0
-    net[1] = 2 * win[1] - 1
-    if bp >= 8:
-        w = 7 - (bp & 7)
-        win[2] = 1 if (w & 1) == ut else 0
-        v = vp1 if w & 1 else vp0
-        net[2] = v if win[2] else -v
-    else:
-        win[2] = 0
-        net[2] = 0
-    if bj >= 8:
-        w = 7 - (bj & 7)
-        win[3] = 1 if (w & 1) == ut else 0
-        v = vj1 if w & 1 else vj0
-        net[3] = v if win[3] else -v
-        win[4] = 0
-        net[4] = 0
-    else:
-        win[3] = 0
-        net[3] = 0
-        w = 7 - (bu & 7)
-        win[4] = 1 if (w & 1) == ut else 0
-        net[4] = 2 * win[4] - 1
-
-
 @njit(cache=True, parallel=True)
 def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
-                   card_class, k_cls, idx4, tab):
+                   card_class, k_cls, idx4, tab, n_opt, base, no_hand, visto, policy_visto):
     """Evaluate each user keep mask on the same deals (common random numbers).
+
+    ``n_opt``/``base``: joker identity options per hand (ten kings; trivial otherwise), the
+    showdown uses ``tab`` rows of the plain hands.  Other seats never keep a first-dealt
+    hand ``no_hand`` (the 4-5-6-7 redeal; -1 for none).  With ``visto`` the keep masks are
+    for a mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed
+    by ``rounds`` ordinary rounds by ``policy``.
 
     Returns (acc int64 [chunks, n_keep, 5, 3] with per lance: team-best count, sum and
     sum of squares of net stones; tot int64 [chunks, n_keep] sum of total net stones;
@@ -211,19 +160,25 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         loc_tot = np.zeros(n_keep, np.int64)
         loc_cross = np.zeros((n_keep, n_keep), np.int64)
         # one round needs 12 dealt cards and at most 16 draws from the top of the stock
-        n_shuffle = 28 if rounds == 1 else -1
+        n_shuffle = 28 if rounds == 1 and not visto else -1
+        plain = np.empty(4, np.int64)
         for t in range(chunk_trials[ch]):
-            _shuffle(deck, n_unseen, st, n_shuffle)
-            # the shuffled cards are at the end of ``deck``: deal from there, the stock's top
-            # (drawn first) is just below the dealt cards
-            j = n_unseen
-            for q in range(4):
-                for i in range(4):
-                    if q == seat:
-                        hands0[q, i] = user_cards[i]
-                    else:
-                        j -= 1
-                        hands0[q, i] = deck[j]
+            redo = True
+            while redo:
+                _shuffle(deck, n_unseen, st, n_shuffle)
+                # the shuffled cards are at the end of ``deck``: deal from there, the stock's
+                # top (drawn first) is just below the dealt cards
+                j = n_unseen
+                redo = False
+                for q in range(4):
+                    for i in range(4):
+                        if q == seat:
+                            hands0[q, i] = user_cards[i]
+                        else:
+                            j -= 1
+                            hands0[q, i] = deck[j]
+                    if no_hand >= 0 and q != seat and _hand_index(hands0[q], card_class, k_cls, idx4) == no_hand:
+                        redo = True
             # the reshuffles of this trial's mus rounds use their own stream, the same
             # for every keep-set (common random numbers)
             _seed_state(_next(st), st_round)
@@ -235,11 +190,16 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 for i in range(n_stock):
                     stock[i] = deck[i]
                 rs = st_round.copy()
-                mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, rounds, seat, keep_masks[k], policy,
-                           card_class, k_cls, idx4, rs)
+                n_pile = 0
+                if visto:
+                    n_stock, n_pile = mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, 1, seat,
+                                                 keep_masks[k], policy_visto, card_class, k_cls, idx4, rs)
+                mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
+                           keep_masks[k], policy, card_class, k_cls, idx4, rs)
                 for q in range(4):
                     hs[q] = _hand_index(hands[q], card_class, k_cls, idx4)
-                _showdown(hs, seat, tab, net, win)
+                resolve(hs, n_opt, base, tab, -1, 0, plain)
+                _showdown(plain, seat, tab, net, win)
                 s = 0
                 for lance in range(5):
                     loc[k, lance, WIN] += win[lance]

@@ -34,6 +34,8 @@ class OddsResult:
     dead: list[Card] = field(default_factory=list)
     players: int = 4
     conditions: dict = field(default_factory=dict)
+    #: ten kings: per fixed identity of the user's jokers, {"identity", "mean", "se"}
+    identities: list = field(default_factory=list)
 
     def to_frame(self):
         """One row per lance; columns the stats and ``se_<stat>``; run metadata in ``attrs``."""
@@ -47,18 +49,7 @@ class OddsResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document printed by ``musstats odds --format json``."""
-        lances: dict[str, Any] = {}
-        for li, lance in enumerate(LANCES):
-            entry: dict[str, Any] = {}
-            se: dict[str, float] = {}
-            for si, st in enumerate(STATS):
-                if st == "p_contested" and lance not in CONTESTED_LANCES:
-                    continue
-                entry[st] = float(self.mean[li, si])
-                se[st] = float(self.se[li, si])
-            entry["se"] = se
-            lances[lance] = entry
-        return {
+        out = {
             "hand": [c.label for c in self.hand],
             "seat": _seat_name(self.seat, self.players),
             "variant": self.variant.name,
@@ -70,8 +61,28 @@ class OddsResult:
             "trials": self.trials,
             "seed": self.seed,
             "partial": self.partial,
-            "lances": lances,
+            "lances": _lances_dict(self.mean, self.se),
         }
+        if self.variant.ten_kings:
+            out["identity_rule"] = "each holder fixes his jokers to maximise his team's stones at the count"
+            out["identities"] = [{"identity": d["identity"], "lances": _lances_dict(d["mean"], d["se"])}
+                                 for d in self.identities]
+        return out
+
+
+def _lances_dict(mean: np.ndarray, se_arr: np.ndarray) -> dict[str, Any]:
+    lances: dict[str, Any] = {}
+    for li, lance in enumerate(LANCES):
+        entry: dict[str, Any] = {}
+        se: dict[str, float] = {}
+        for si, st in enumerate(STATS):
+            if st == "p_contested" and lance not in CONTESTED_LANCES:
+                continue
+            entry[st] = float(mean[li, si])
+            se[st] = float(se_arr[li, si])
+        entry["se"] = se
+        lances[lance] = entry
+    return lances
 
 
 def _seat_name(seat: int, players: int = 4) -> str:
@@ -92,7 +103,7 @@ def compute_odds(
     variant: str | Variant = "8-reyes",
     juego_real: str = "off",
     *,
-    method: str = "exact",
+    method: str | None = None,
     dead: str | Iterable | None = None,
     trials: int | None = None,
     target_se: float | None = None,
@@ -101,10 +112,12 @@ def compute_odds(
     players: int = 4,
     declared: str | None = None,
     signal: str | None = None,
+    redeal_4567: bool = False,
+    mus_visto: bool = False,
     progress: bool = False,
 ) -> OddsResult:
     """Validate the inputs and compute the per-lance odds (see :func:`odds`)."""
-    v = make_variant(variant, juego_real)
+    v = make_variant(variant, juego_real, redeal_4567=redeal_4567, mus_visto=mus_visto)
     cards = parse_hand(hand)
     dead_cards = _parse_dead(dead)
     check_physical(cards + dead_cards, "hand and dead cards")
@@ -121,9 +134,14 @@ def compute_odds(
 
         allowed = build_allowed(v, tables.index_of(cards), s, declared, signal)
     conds = {k: val for k, val in (("declared", declared), ("signal", signal)) if val}
-    method = str(method).lower()
+    if v.redeal_4567:
+        allowed = _no_4567(v, tables.index_of(cards), allowed)
+    method = ("mc" if v.ten_kings else "exact") if method is None else str(method).lower()
     if method not in METHODS:
         raise MusError(f"unknown method {method!r}; accepted: {', '.join(METHODS)}")
+    if v.ten_kings:
+        return _ten_kings_odds(cards, s, v, method, dead_cards, trials, target_se, seed, players, conds,
+                               allowed)
     if method == "exact":
         if players != 4:
             raise MusError("the exact method covers 4 players; use --method mc for 6 players")
@@ -141,6 +159,47 @@ def compute_odds(
                  threads=threads, players=players, allowed=allowed, progress=progress)
     return OddsResult(cards, s, v, "mc", r.mean, r.se, trials=r.trials, seed=r.seed,
                       partial=r.partial, dead=dead_cards, players=players, conditions=conds)
+
+
+def _no_4567(v: Variant, user: int, allowed: np.ndarray | None) -> np.ndarray:
+    """With the 4-5-6-7 redeal no other player keeps a first-dealt 4-5-6-7."""
+    from musstats.cards import parse_hand as _ph
+
+    t = hand_tables(v)
+    h4567 = t.index_of(_ph("4 5 6 7"))
+    if user == h4567:
+        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus, "
+                       "so it is never played; ask about the new hand instead")
+    out = np.ones((4, t.n_hands), bool) if allowed is None else allowed.copy()
+    out[:, h4567] = False
+    return out
+
+
+def _ten_kings_odds(cards, s, v, method, dead_cards, trials, target_se, seed, players, conds, allowed):
+    from musstats.jokers import joker_tables, simulate_ten_kings
+
+    if method == "exact":
+        raise MusError("exact odds are not available with ten kings (each joker's identity depends on "
+                       "all four hands); use --method mc")
+    if players != 4:
+        raise MusError("ten kings is available for 4 players")
+    if conds:
+        raise MusError("--declared and --signal are not available with ten kings")
+    if target_se is not None:
+        raise MusError("with ten kings give the number of deals with --trials (no --target-se)")
+    if trials is not None and (isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1):
+        raise MusError(f"--trials must be a whole number of at least 1, got {trials!r}")
+    n = int(trials or 1_000_000)
+    r = simulate_ten_kings(cards, s, v, dead=dead_cards, trials=n, seed=seed, allowed=allowed)
+    res = OddsResult(cards, s, v, "mc", r.mean, r.se, trials=r.trials, seed=r.seed, dead=dead_cards,
+                     players=players, conditions=conds)
+    jt = joker_tables(v)
+    u = hand_tables(v).index_of(cards)
+    for k in range(int(jt.n_options[u]) if jt.n_options[u] > 1 else 0):
+        rk = simulate_ten_kings(cards, s, v, dead=dead_cards, trials=n, seed=r.seed, allowed=allowed,
+                                fixed_option=k)
+        res.identities.append({"identity": jt.labels[u][k], "mean": rk.mean, "se": rk.se})
+    return res
 
 
 def _parse_seat6(seat: str | int) -> int:

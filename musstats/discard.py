@@ -12,7 +12,7 @@ import numpy as np
 from musstats.cards import Card, parse_cards, parse_hand
 from musstats.errors import MusError
 from musstats.hands import LANCES, hand_tables
-from musstats.policies import get_policy, keep_mask_for, keep_options
+from musstats.policies import KEEP_ALL, get_policy, keep_mask_for, keep_options, visto_policy
 from musstats.seats import SEATS, parse_seat
 from musstats.variant import Variant, make_variant
 
@@ -75,13 +75,11 @@ def _user_cards(cards: list[Card], variant: Variant) -> tuple[np.ndarray, np.nda
     return np.array(used, np.int64), unseen
 
 
-def _tab(variant: Variant) -> np.ndarray:
-    t = hand_tables(variant)
-    tab = np.zeros((t.n_hands, 8), np.int64)
-    tab[:, :5] = t.key.T
-    tab[:, 5] = t.value[2]
-    tab[:, 6] = t.value[3]
-    return tab
+def _no_hand(variant: Variant) -> int:
+    """Hand index that no other player keeps as a first deal (4-5-6-7 redeal), or -1."""
+    if not variant.redeal_4567:
+        return -1
+    return hand_tables(variant).index_of(parse_hand("4 5 6 7"))
 
 
 def evaluate_keeps(
@@ -99,10 +97,13 @@ def evaluate_keeps(
     """Estimate the net stones en paso after ``rounds`` mus rounds for each user keep mask.
 
     The other seats (and the user after the first round) discard by ``policy`` [4, H].
-    All masks are evaluated on the same deals and draws (common random numbers).
+    All masks are evaluated on the same deals and draws (common random numbers).  With
+    mus visto (``variant.mus_visto``) the masks are the user's change in the visto round
+    (15 = keep everything) and the others follow :func:`visto_policy` there.
     """
     from musstats._mus_kernel import keep_sets_eval
     from musstats._rng import chunk_states
+    from musstats.jokers import joker_tables, lance_table
     from musstats.montecarlo import _check_seed
 
     t = hand_tables(variant)
@@ -115,10 +116,14 @@ def evaluate_keeps(
     per = np.full(n_chunks, trials // n_chunks, np.int64)
     per[: trials % n_chunks] += 1
     seeds = chunk_states(seed, n_chunks, spawn_key)
+    jt = joker_tables(variant)
+    visto = bool(variant.mus_visto)
+    pol_visto = visto_policy(policy, variant) if visto else policy
     acc, tot, cross = keep_sets_eval(seeds, per, user, unseen, seat, masks,
                                      np.ascontiguousarray(policy, np.int64), rounds,
-                                     deck_ids(variant), t.n_classes, hand_tables(variant).idx4.astype(np.int64),
-                                     _tab(variant))
+                                     deck_ids(variant), t.n_classes, t.idx4.astype(np.int64),
+                                     lance_table(variant), jt.n_options, jt.base, _no_hand(variant), visto,
+                                     np.ascontiguousarray(pol_visto, np.int64))
     acc = acc.sum(axis=0).astype(np.float64)
     tot = tot.sum(axis=0).astype(np.float64)
     cross = cross.sum(axis=0).astype(np.float64)
@@ -220,8 +225,12 @@ def best_discards(
     pol, pol_name = get_policy(policy, v)
     t = hand_tables(v)
     h = t.index_of(cards)
+    if v.redeal_4567 and h == _no_hand(v):
+        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus")
     opts = keep_options(h, v)
-    chosen_mask = keep_mask_for(cards, parse_cards(keep), v) if keep else None
+    if v.mus_visto:  # in the visto round a player may change nothing
+        opts = opts + [(KEEP_ALL, tuple(int(c) for c in t.cls4[h]), "all (change nothing)")]
+    chosen_mask = keep_mask_for(cards, parse_cards(keep), v, allow_all=v.mus_visto) if keep else None
     if chosen_mask is not None:
         kept = tuple(int(t.cls4[h][i]) for i in range(4) if chosen_mask >> i & 1)
         chosen_mask = next(m for m, k, _ in opts if k == kept)
@@ -283,6 +292,12 @@ class MusAdvice:
     mus_ev_se: np.ndarray  # [5]
     mus_p_team: np.ndarray  # [5]
     mus_total_se: float
+    cut_total_se: float = 0.0  # zero when cutting is computed exactly
+
+    @property
+    def diff_se(self) -> float:
+        """Standard error of :attr:`diff`."""
+        return float(np.hypot(self.mus_total_se, self.cut_total_se))
 
     @property
     def diff(self) -> float:
@@ -305,10 +320,10 @@ class MusAdvice:
             "hand": [c.label for c in self.hand], "seat": SEATS[self.seat],
             "variant": self.variant.name, "rules": self.variant.describe(),
             "keep": self.keep, "policy": self.policy, "rounds": self.rounds,
-            "method": "exact+mc", "trials": self.trials, "seed": self.seed,
-            "cut": {"ev_total": float(self.cut_ev.sum()), "se": 0.0},
+            "method": "mc" if self.cut_total_se > 0 else "exact+mc", "trials": self.trials, "seed": self.seed,
+            "cut": {"ev_total": float(self.cut_ev.sum()), "se": self.cut_total_se},
             "mus": {"ev_total": float(self.mus_ev.sum()), "se": self.mus_total_se},
-            "difference": {"value": self.diff, "se": self.mus_total_se},
+            "difference": {"value": self.diff, "se": self.diff_se},
             "advice": self.advice, "lances": lances,
         }
 
@@ -326,17 +341,44 @@ def mus_advice(
     keep: str | Iterable | None = None,
 ) -> MusAdvice:
     """Cut now (exact showdown) against a mus round with the best keep-set (or ``keep``)."""
-    from musstats.exact import exact_table
-
     best = best_discards(hand, seat, variant, juego_real, policy=policy, rounds=rounds,
                          trials=trials, seed=seed, keep=keep)
     row = best.rows[best.chosen if best.chosen is not None else 0]
-    cut = exact_table(best.hand, best.seat, best.variant)
+    cut_ev, cut_p, cut_se = _cut_now(best, policy, trials)
     mus_ev = np.array([row[f"ev_{lance}"] for lance in LANCES])
     mus_se = np.array([row[f"se_{lance}"] for lance in LANCES])
     mus_p = np.array([row[f"p_team_{lance}"] for lance in LANCES])
     return MusAdvice(best.hand, best.seat, best.variant, row["keep"], best.policy, rounds, best.trials,
-                     best.seed, cut[:, 4], cut[:, 0], mus_ev, mus_se, mus_p, row["se_total"])
+                     best.seed, cut_ev, cut_p, mus_ev, mus_se, mus_p, row["se_total"], cut_se)
+
+
+def _cut_now(best: DiscardResult, policy: str, trials: int | None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Net stones and p_team per lance if the user cuts now, and the SE of their total.
+
+    Exact for the plain game (with the 4-5-6-7 redeal as a condition on the other hands).
+    With mus visto the others still change cards in the visto round while the user keeps
+    his hand; with ten kings the showdown is simulated (the jokers depend on every hand).
+    """
+    v, cards, s = best.variant, best.hand, best.seat
+    if v.mus_visto:
+        pol, _ = get_policy(policy, v)
+        ev = evaluate_keeps(cards, s, [KEEP_ALL], v, pol, rounds=0, trials=trials or DEFAULT_TRIALS,
+                            seed=best.seed, spawn_key=(1,))
+        return ev.ev[0], ev.p_team[0], float(ev.total_se()[0])
+    allowed = None
+    if v.redeal_4567:
+        allowed = np.ones((4, hand_tables(v).n_hands), bool)
+        allowed[:, _no_hand(v)] = False
+    if v.ten_kings:
+        from musstats.jokers import simulate_ten_kings
+
+        r = simulate_ten_kings(cards, s, v, trials=trials or DEFAULT_TRIALS, seed=best.seed, allowed=allowed)
+        ev_total_se = float(np.sqrt(np.nansum(r.se[:, 4] ** 2)))
+        return r.mean[:, 4], r.mean[:, 0], ev_total_se
+    from musstats.exact import exact_table
+
+    cut = exact_table(cards, s, v, allowed=allowed)
+    return cut[:, 4], cut[:, 0], 0.0
 
 
 def mus(hand: str | Iterable, seat: str | int = "mano", variant: str | Variant = "8-reyes",

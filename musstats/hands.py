@@ -90,9 +90,17 @@ def _dense(raw: list, held: list[bool] | None = None) -> np.ndarray:
     return np.array([pos[v] if h else 0 for v, h in zip(raw, held)], dtype=np.int32)
 
 
-@lru_cache(maxsize=None)
 def hand_tables(variant: Variant = Variant()) -> HandTables:
-    """Build (once per variant) the dense hand index and lookup tables."""
+    """The dense hand index and lookup tables of a variant (built once per deck rules).
+
+    With ten kings the lance keys treat a joker as a rey; engines resolve the jokers
+    through :func:`musstats.jokers.joker_tables` instead of using those keys.
+    """
+    return _hand_tables(Variant(variant.deck, variant.juego_real, ten_kings=variant.ten_kings))
+
+
+@lru_cache(maxsize=None)
+def _hand_tables(variant: Variant) -> HandTables:
     classes = variant.classes
     k = len(classes)
     class_count = np.array([c.count for c in classes], dtype=np.int64)

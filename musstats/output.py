@@ -154,7 +154,8 @@ def emit_mus(res, fmt: str) -> None:
     for i, lance in enumerate(LANCES):
         table.add_row(_LANCE_ES[lance], f"{100 * res.cut_p_team[i]:.2f} %", f"{res.cut_ev[i]:+.3f}",
                       f"{100 * res.mus_p_team[i]:.2f} %", f"{res.mus_ev[i]:+.3f} ± {res.mus_ev_se[i]:.3f}")
-    table.add_row("Total", "", f"{res.cut_ev.sum():+.3f}", "", f"{res.mus_ev.sum():+.3f} ± {res.mus_total_se:.3f}")
+    cut_tot = f"{res.cut_ev.sum():+.3f}" + (f" ± {res.cut_total_se:.3f}" if res.cut_total_se else "")
+    table.add_row("Total", "", cut_tot, "", f"{res.mus_ev.sum():+.3f} ± {res.mus_total_se:.3f}")
     text = _console_text(table)
-    text += (f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.mus_total_se:.3f} stones).\n")
+    text += (f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones).\n")
     sys.stdout.write(text)

@@ -50,12 +50,15 @@ def keep_options(h: int, variant: Variant = Variant()) -> list[tuple[int, tuple[
     return out
 
 
-def keep_mask_for(cards: list[Card], keep: list[Card], variant: Variant = Variant()) -> int:
-    """The keep mask of ``keep`` within the hand ``cards``; validates it."""
+def keep_mask_for(cards: list[Card], keep: list[Card], variant: Variant = Variant(),
+                  allow_all: bool = False) -> int:
+    """The keep mask of ``keep`` within the hand ``cards``; validates it.
+
+    Keeping all four cards is allowed only with ``allow_all`` (the mus-visto round)."""
     t = hand_tables(variant)
     h = t.index_of(cards)
     want = sorted(t.class_ids(keep), reverse=True)
-    if len(want) >= 4:
+    if len(want) > 4 or (len(want) == 4 and not allow_all):
         raise MusError("a mus discard keeps at most 3 cards: at least one card must go")
     avail = [int(c) for c in t.cls4[h]]
     mask = 0
@@ -115,13 +118,22 @@ def table_path(variant: Variant) -> str:
     return f"discard_{variant.deck}_{variant.juego_real}.npz"
 
 
-@lru_cache(maxsize=None)
 def load_table(variant: Variant = Variant()) -> np.ndarray | None:
     """The shipped discard strategy table uint8 [4, H], or None when not built for the variant."""
+    return _load_npz_field(variant, "policy")
+
+
+def _load_npz_field(variant: Variant, name: str) -> np.ndarray | None:
+    return _load_npz(Variant(variant.deck, variant.juego_real, ten_kings=variant.ten_kings)).get(name)
+
+
+@lru_cache(maxsize=None)
+def _load_npz(variant: Variant) -> dict:
     env = os.environ.get("MUSSTATS_DISCARD_TABLE")
     try:
         if env:
-            data = np.load(env)
+            with np.load(env) as z:
+                data = {k: z[k] for k in z.files}
         else:
             ref = resources.files("musstats").joinpath("data", table_path(variant))
             if not ref.is_file() and variant.juego_real in ("figure", "sota"):
@@ -129,17 +141,20 @@ def load_table(variant: Variant = Variant()) -> np.ndarray | None:
                 ref = resources.files("musstats").joinpath("data", table_path(
                     Variant(variant.deck, "off", variant.target)))
             if not ref.is_file():
-                return None
+                return {}
             with ref.open("rb") as f:
                 data = np.load(f)
                 data = {k: data[k] for k in data.files}
     except OSError as e:  # pragma: no cover - corrupted install
         raise MusError(f"cannot read the discard table: {e}") from None
-    policy = np.asarray(data["policy"], np.uint8)
-    if policy.shape != (4, hand_tables(variant).n_hands):
-        return None
-    policy.setflags(write=False)
-    return policy
+    shape = (4, hand_tables(variant).n_hands)
+    out = {}
+    for k in ("policy", "cut"):
+        if k in data and np.shape(data[k]) == shape:
+            arr = np.asarray(data[k], np.uint8 if k == "policy" else bool)
+            arr.setflags(write=False)
+            out[k] = arr
+    return out
 
 
 def get_policy(name: str, variant: Variant = Variant()) -> tuple[np.ndarray, str]:
@@ -164,3 +179,23 @@ def policy_digest(name: str, variant: Variant = Variant()) -> str:
 
     pol, used = get_policy(name, variant)
     return used + "-" + hashlib.sha1(np.ascontiguousarray(pol).tobytes()).hexdigest()[:10]
+
+
+def cut_flags(variant: Variant = Variant()) -> np.ndarray:
+    """bool [4, H]: hands a player keeps whole when he may (he would cut the mus).
+
+    From the shipped table when it records them; otherwise the rule of thumb "medias,
+    duples or 31"."""
+    table_cut = _load_npz_field(variant, "cut")
+    if table_cut is not None:
+        return table_cut.astype(bool)
+    t = hand_tables(variant)
+    row = (t.pares_cat >= 2) | (t.points == 31)
+    return np.tile(row, (4, 1))
+
+
+def visto_policy(policy: np.ndarray, variant: Variant = Variant()) -> np.ndarray:
+    """The policy of the mus-visto round: hands a player would cut with are kept whole."""
+    out = np.array(policy, np.uint8)
+    out[cut_flags(variant)] = KEEP_ALL
+    return out

@@ -14,6 +14,8 @@ from functools import lru_cache
 from musstats.errors import MusError
 
 DECKS = ("8-reyes", "4-reyes")
+#: --variant values: the two decks, and ten kings (on top of 8 reyes)
+VARIANT_NAMES = ("8-reyes", "4-reyes", "ten-kings")
 JUEGO_REAL = ("off", "figure", "sota", "sota-oros")
 TARGETS = (40, 30)
 SUITS = ("oros", "copas", "espadas", "bastos")
@@ -43,6 +45,9 @@ class Variant:
     deck: str = "8-reyes"
     juego_real: str = "off"
     target: int = 40
+    ten_kings: bool = False  # sota de copas and sota de oros are jokers (rey or as)
+    redeal_4567: bool = False  # a player dealt 4-5-6-7 takes a new hand before the mus
+    mus_visto: bool = False  # one free change of any number of cards before the mus
 
     def __post_init__(self) -> None:
         if self.deck not in DECKS:
@@ -53,6 +58,11 @@ class Variant:
             )
         if self.target not in TARGETS:
             raise MusError(f"unknown game target {self.target!r}; accepted: 40, 30")
+        if self.ten_kings and self.deck != "8-reyes":
+            raise MusError("ten kings is played on top of 8 reyes; it cannot be combined with 4 reyes")
+        if self.ten_kings and self.juego_real == "sota-oros":
+            raise MusError("with ten kings the sota de oros is a joker, so juego real with the sota de oros "
+                           "cannot be played; accepted juego real options: off, figure, sota")
 
     @property
     def reyes(self) -> int:
@@ -61,13 +71,28 @@ class Variant:
 
     @property
     def name(self) -> str:
-        """Short name of the deck variant, e.g. ``"8-reyes"``."""
-        return self.deck
+        """Short name of the variant, e.g. ``"8-reyes"`` or ``"ten-kings"``."""
+        return "ten-kings" if self.ten_kings else self.deck
+
+    @property
+    def base(self) -> "Variant":
+        """The variant without ten kings (the lances of a hand whose jokers are fixed)."""
+        if not self.ten_kings:
+            return self
+        return Variant(self.deck, self.juego_real, self.target, False, self.redeal_4567, self.mus_visto)
+
+    @property
+    def lance_rules(self) -> "Variant":
+        """The switches that decide the lances of a fixed hand (deck and juego real only)."""
+        return Variant(self.deck, self.juego_real)
 
     @property
     def classes(self) -> tuple[CardClass, ...]:
-        """The card classes, ordered from the lowest effective rank to the highest."""
-        return _classes(self.deck, self.juego_real)
+        """The card classes, ordered from the lowest effective rank to the highest.
+
+        With ten kings the jokers form a class of their own (label ``J``), placed last.
+        """
+        return _classes(self.deck, self.juego_real, self.ten_kings)
 
     @property
     def n_ranks(self) -> int:
@@ -76,10 +101,13 @@ class Variant:
 
     def describe(self) -> dict:
         """All switches as a JSON-friendly dict."""
-        return {"deck": self.deck, "juego_real": self.juego_real, "target": self.target}
+        return {"name": self.name, "deck": self.deck, "juego_real": self.juego_real, "target": self.target,
+                "ten_kings": self.ten_kings, "redeal_4567": self.redeal_4567, "mus_visto": self.mus_visto}
 
     def class_of(self, face: int, suit: str | None) -> int:
-        """Class id of a physical card (suit None = unknown / not relevant)."""
+        """Class id of a physical card (suit None = unknown / not relevant).
+
+        An unsuited sota is a plain sota: with ten kings, write the jokers S/c and S/o."""
         matches = [
             i
             for i, c in enumerate(self.classes)
@@ -95,7 +123,7 @@ class Variant:
 
 
 @lru_cache(maxsize=None)
-def _classes(deck: str, juego_real: str) -> tuple[CardClass, ...]:
+def _classes(deck: str, juego_real: str, ten_kings: bool = False) -> tuple[CardClass, ...]:
     if deck == "8-reyes":
         groups = [((1, 2), 1), ((4,), 4), ((5,), 5), ((6,), 6), ((7,), 7), ((10,), 10), ((11,), 10), ((12, 3), 10)]
     else:
@@ -109,20 +137,49 @@ def _classes(deck: str, juego_real: str) -> tuple[CardClass, ...]:
             out.append(CardClass("S", rank, points, 3, faces, rest, False))
             out.append(CardClass("S/o", rank, points, 1, faces, ("oros",), True))
             continue
+        if faces == (10,) and ten_kings:
+            plain = ("espadas", "bastos")
+            out.append(CardClass("S", rank, points, 2, faces, plain, partner))
+            continue
         out.append(CardClass(labels[faces[0]], rank, points, 4 * len(faces), faces, SUITS, partner))
+    if ten_kings:
+        # the jokers (sota de copas, sota de oros): ranked and counted as a rey for labels and
+        # discard heuristics; for the lances each is fixed as a rey or an as (musstats.jokers)
+        top = out[-1]
+        out.append(CardClass("J", top.rank, top.points, 2, (10,), ("copas", "oros"), False))
     return tuple(out)
 
 
-def make_variant(deck: str | Variant = "8-reyes", juego_real: str = "off", target: int = 40) -> Variant:
-    """Build a Variant from user-facing option values (accepts an existing Variant)."""
+def make_variant(deck: str | Variant = "8-reyes", juego_real: str = "off", target: int | None = None, *,
+                 redeal_4567: bool = False, mus_visto: bool = False) -> Variant:
+    """Build a Variant from user-facing option values.
+
+    ``deck`` is one of ``VARIANT_NAMES`` (8-reyes, 4-reyes, ten-kings = 8 reyes with jokers)
+    or an existing Variant, whose switches are kept (``juego_real`` is then ignored; a
+    ``target`` or a switch turned on here is applied).
+    """
     if isinstance(deck, Variant):
-        return deck
+        from dataclasses import replace
+
+        return replace(deck, target=deck.target if target is None else _target(target),
+                       redeal_4567=deck.redeal_4567 or bool(redeal_4567),
+                       mus_visto=deck.mus_visto or bool(mus_visto))
     key = str(deck).strip().lower().replace("_", "-").replace(" ", "-")
-    key = {"8": "8-reyes", "4": "4-reyes", "8reyes": "8-reyes", "4reyes": "4-reyes"}.get(key, key)
+    key = {"8": "8-reyes", "4": "4-reyes", "8reyes": "8-reyes", "4reyes": "4-reyes",
+           "tenkings": "ten-kings", "10-kings": "ten-kings"}.get(key, key)
+    if key not in VARIANT_NAMES:
+        raise MusError(f"unknown variant {deck!r}; accepted: {', '.join(VARIANT_NAMES)}")
+    ten = key == "ten-kings"
+    if ten:
+        key = "8-reyes"
     jr = str(juego_real).strip().lower().replace("_", "-")
     jr = {"on": "figure", "true": "figure", "false": "off", "no": "off", "sota-de-oros": "sota-oros"}.get(jr, jr)
+    return Variant(deck=key, juego_real=jr, target=40 if target is None else _target(target), ten_kings=ten, redeal_4567=bool(redeal_4567),
+                   mus_visto=bool(mus_visto))
+
+
+def _target(target) -> int:
     try:
-        tgt = int(target)
+        return int(target)
     except (TypeError, ValueError):
         raise MusError(f"game target must be 40 or 30, got {target!r}") from None
-    return Variant(deck=key, juego_real=jr, target=tgt)

@@ -9,14 +9,32 @@ SEAT_HELP = "mano|second|third|postre (or 1-4, segundo, tercero); 6 players: man
 
 
 def variant_options(f):
-    """--variant and --juego-real."""
-    f = click.option("--juego-real", default="off", show_default=True,
+    """--variant, --juego-real, --redeal-4567 and --mus-visto.
+
+    The command receives ``variant`` as a :class:`musstats.variant.Variant` holding every
+    switch (and ``juego_real`` as given).
+    """
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args, redeal_4567=False, mus_visto=False, **kwargs):
+        from musstats.variant import make_variant
+
+        kwargs["variant"] = make_variant(kwargs["variant"], kwargs.get("juego_real", "off"),
+                                         redeal_4567=redeal_4567, mus_visto=mus_visto)
+        return f(*args, **kwargs)
+
+    w = click.option("--mus-visto", is_flag=True,
+                     help="Mus visto: one free change of any number of cards before the mus.")(wrapper)
+    w = click.option("--redeal-4567", is_flag=True,
+                     help="A player dealt exactly 4-5-6-7 shows it and takes a new hand.")(w)
+    w = click.option("--juego-real", default="off", show_default=True,
                      type=click.Choice(["off", "figure", "sota", "sota-oros"], case_sensitive=False),
-                     help="31 real: three 7s plus any 10-point card / a sota / the sota de oros.")(f)
-    f = click.option("--variant", "variant", default="8-reyes", show_default=True,
-                     type=click.Choice(["8-reyes", "4-reyes"], case_sensitive=False),
-                     help="Deck variant.")(f)
-    return f
+                     help="31 real: three 7s plus any 10-point card / a sota / the sota de oros.")(w)
+    w = click.option("--variant", "variant", default="8-reyes", show_default=True,
+                     type=click.Choice(["8-reyes", "4-reyes", "ten-kings"], case_sensitive=False),
+                     help="Deck variant; ten-kings = 8 reyes with the sotas de copas and oros as jokers.")(w)
+    return w
 
 
 def format_option(f):

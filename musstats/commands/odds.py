@@ -12,9 +12,9 @@ from musstats.commands.common import SEAT_HELP, condition_options, format_option
 @click.option("--seat", default="mano", show_default=True, help=SEAT_HELP)
 @variant_options
 @format_option
-@click.option("--method", default="exact", show_default=True,
+@click.option("--method", default=None,
               type=click.Choice(["exact", "mc"], case_sensitive=False),
-              help="Exact enumeration or Monte Carlo.")
+              help="Exact enumeration (default) or Monte Carlo (default with ten kings).")
 @mc_options
 @click.option("--dead", default=None, help="Cards seen on the table, e.g. --dead 7 7 R.")
 @condition_options
