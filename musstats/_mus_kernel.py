@@ -218,9 +218,10 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
 
 
 @njit(cache=True, parallel=True)
-def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4):
+def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4, no_hand):
     """Random deals from a full deck followed by ``rounds`` mus rounds in which every seat
-    discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4] in seat order."""
+    discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4] in seat order.
+    No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal; -1 for none)."""
     n_chunks = seeds.shape[0]
     out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 4), np.int64)
     for ch in prange(n_chunks):
@@ -232,10 +233,15 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
         owner = np.empty(40, np.int64)
         n_shuffle = 32 if rounds == 1 else -1  # 16 dealt + at most 16 drawn
         for t in range(chunk_trials[ch]):
-            _shuffle(deck, 40, st, n_shuffle)
-            for q in range(4):
-                for i in range(4):
-                    hands[q, i] = deck[39 - 4 * q - i]
+            redo = True
+            while redo:
+                _shuffle(deck, 40, st, n_shuffle)
+                redo = False
+                for q in range(4):
+                    for i in range(4):
+                        hands[q, i] = deck[39 - 4 * q - i]
+                    if no_hand >= 0 and _hand_index(hands[q], card_class, k_cls, idx4) == no_hand:
+                        redo = True
             for i in range(24):
                 stock[i] = deck[i]
             mus_rounds(hands, stock, 24, pile, owner, 0, 0, rounds, -1, 0, policy, card_class, k_cls,

@@ -114,6 +114,7 @@ def compute_odds(
     signal: str | None = None,
     redeal_4567: bool = False,
     mus_visto: bool = False,
+    joker: str | Iterable[str] | None = None,
     progress: bool = False,
 ) -> OddsResult:
     """Validate the inputs and compute the per-lance odds (see :func:`odds`)."""
@@ -139,9 +140,12 @@ def compute_odds(
     method = ("mc" if v.ten_kings else "exact") if method is None else str(method).lower()
     if method not in METHODS:
         raise MusError(f"unknown method {method!r}; accepted: {', '.join(METHODS)}")
+    if joker and not v.ten_kings:
+        raise MusError("--joker fixes a joker's identity and goes with --variant ten-kings")
     if v.ten_kings:
+        fixed = _joker_option(cards, joker) if joker else -1
         return _ten_kings_odds(cards, s, v, method, dead_cards, trials, target_se, seed, players, conds,
-                               allowed)
+                               allowed, fixed)
     if method == "exact":
         if players != 4:
             raise MusError("the exact method covers 4 players; use --method mc for 6 players")
@@ -175,7 +179,36 @@ def _no_4567(v: Variant, user: int, allowed: np.ndarray | None) -> np.ndarray:
     return out
 
 
-def _ten_kings_odds(cards, s, v, method, dead_cards, trials, target_se, seed, players, conds, allowed):
+def _joker_option(cards: list[Card], joker: str | Iterable[str]) -> int:
+    """Option index (= number of jokers fixed as an as) from ``S/o=A``-style items."""
+    items = [joker] if isinstance(joker, str) else list(joker)
+    items = [x.strip() for it in items for x in str(it).replace(";", ",").split(",") if x.strip()]
+    held = [c for c in cards if c.face == 10 and c.suit in ("copas", "oros")]
+    fixed: dict[str, str] = {}
+    for it in items:
+        if "=" not in it:
+            raise MusError(f"--joker takes CARD=R or CARD=A, e.g. S/o=A; got {it!r}")
+        card_txt, ident = it.split("=", 1)
+        card = parse_cards(card_txt)
+        if len(card) != 1:
+            raise MusError(f"--joker names one card, got {card_txt!r}")
+        c = card[0]
+        if not (c.face == 10 and c.suit in ("copas", "oros")):
+            raise MusError(f"{c.label} is not a joker; with ten kings the jokers are S/c and S/o")
+        if c not in held:
+            raise MusError(f"the joker {c.label} is not in your hand")
+        ident = ident.strip().upper()
+        ident = {"REY": "R", "AS": "A", "12": "R", "1": "A"}.get(ident, ident)
+        if ident not in ("R", "A"):
+            raise MusError(f"a joker stands for a rey or an as: write {c.label}=R or {c.label}=A")
+        fixed[c.label] = ident
+    if len(fixed) != len(held):
+        raise MusError("fix every joker you hold with --joker (e.g. --joker S/c=R --joker S/o=A)")
+    return sum(1 for x in fixed.values() if x == "A")
+
+
+def _ten_kings_odds(cards, s, v, method, dead_cards, trials, target_se, seed, players, conds, allowed,
+                    fixed: int = -1):
     from musstats.jokers import joker_tables, simulate_ten_kings
 
     if method == "exact":
@@ -190,11 +223,15 @@ def _ten_kings_odds(cards, s, v, method, dead_cards, trials, target_se, seed, pl
     if trials is not None and (isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1):
         raise MusError(f"--trials must be a whole number of at least 1, got {trials!r}")
     n = int(trials or 1_000_000)
-    r = simulate_ten_kings(cards, s, v, dead=dead_cards, trials=n, seed=seed, allowed=allowed)
+    r = simulate_ten_kings(cards, s, v, dead=dead_cards, trials=n, seed=seed, allowed=allowed,
+                           fixed_option=fixed)
     res = OddsResult(cards, s, v, "mc", r.mean, r.se, trials=r.trials, seed=r.seed, dead=dead_cards,
                      players=players, conditions=conds)
     jt = joker_tables(v)
     u = hand_tables(v).index_of(cards)
+    if fixed >= 0:
+        res.conditions["joker"] = jt.labels[u][fixed]
+        return res
     for k in range(int(jt.n_options[u]) if jt.n_options[u] > 1 else 0):
         rk = simulate_ten_kings(cards, s, v, dead=dead_cards, trials=n, seed=r.seed, allowed=allowed,
                                 fixed_option=k)

@@ -152,7 +152,7 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
     seeds = chunk_states(seed, n_chunks)
     return _kernel(seeds, per, offsets, np.ascontiguousarray(pol, np.int64), rounds, deck_ids(variant),
-                   t.n_classes, t.idx4.astype(np.int64))
+                   t.n_classes, t.idx4.astype(np.int64), _no_hand(variant))
 
 
 # ------------------------------------------------------------------ public API

@@ -28,6 +28,9 @@ def exact_counts(
     """
     from musstats._exact_kernel import exact_counts as _kernel
 
+    if variant.ten_kings:
+        raise MusError("exact odds are not available with ten kings (each joker's identity depends on "
+                       "all four hands); use the Monte Carlo method")
     t = hand_tables(variant)
     kt = kernel_tables(variant)
     rem = t.remaining(list(hand) + list(dead))

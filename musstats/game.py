@@ -49,7 +49,7 @@ import numpy as np
 
 from musstats.errors import MusError
 from musstats.scoring import COUNT_LANCES
-from musstats.variant import Variant
+from musstats.variant import Variant, make_variant
 
 __all__ = [
     "Outcomes",
@@ -632,7 +632,10 @@ def game_model(
     import time
 
     if target is not None:
-        variant = Variant(variant.deck, variant.juego_real, target)  # raises the clear error
+        variant = make_variant(variant, target=target)  # raises the clear error
+    if variant.ten_kings:
+        raise MusError("the win-the-game model is not available with ten kings yet (the en-paso count "
+                       "would need every joker fixed); use 8-reyes or 4-reyes")
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     if outcomes is None:

@@ -110,7 +110,14 @@ def lance_probability(hand, seat: int, lance: str, variant, declared: str | None
     from musstats.hands import hand_tables
 
     t = hand_tables(variant)
+    if variant.ten_kings:
+        raise MusError("órdago advice is not available with ten kings yet (it needs exact lance odds, "
+                       "and jokers are fixed only when the cards are shown); use 8-reyes or 4-reyes")
     allowed = build_allowed(variant, t.index_of(list(hand)), seat, declared, signal)
+    if variant.redeal_4567:
+        from musstats.api import _no_4567
+
+        allowed = _no_4567(variant, t.index_of(list(hand)), allowed)
     fr = exact_fractions(list(hand), seat, variant, allowed=allowed)[lance]
     if lance in ("grande", "chica"):
         return {"p": fr["p_team"], "basis": "p_team"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+
+import numpy as np
 import json
 import math
 import sys
@@ -47,7 +49,19 @@ def render_table(res: OddsResult) -> str:
     for li, lance in enumerate(LANCES):
         table.add_row(_LANCE_ES[lance], *[_cell(st, res.mean[li, si], res.se[li, si]) for si, st in enumerate(STATS)])
     buf = io.StringIO()
-    Console(file=buf, width=110, force_terminal=False, color_system=None).print(table)
+    con = Console(file=buf, width=110, force_terminal=False, color_system=None)
+    con.print(table)
+    if res.identities:
+        sub = Table(title="With your jokers fixed (others still choose theirs)",
+                    caption="each holder fixes his jokers to maximise his team's stones at the count")
+        sub.add_column("Identity")
+        for lance in LANCES:
+            sub.add_column(f"{_LANCE_ES[lance]} EV", justify="right")
+        sub.add_column("EV total", justify="right")
+        for d in res.identities:
+            sub.add_row(d["identity"], *[f"{d['mean'][li, 4]:+.3f}" for li in range(len(LANCES))],
+                        f"{float(np.nansum(d['mean'][:, 4])):+.3f}")
+        con.print(sub)
     return buf.getvalue()
 
 

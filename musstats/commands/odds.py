@@ -18,10 +18,12 @@ from musstats.commands.common import SEAT_HELP, condition_options, format_option
 @mc_options
 @click.option("--dead", default=None, help="Cards seen on the table, e.g. --dead 7 7 R.")
 @condition_options
+@click.option("--joker", multiple=True,
+              help="Ten kings: fix your joker, e.g. --joker S/o=A (default: the best identity per deal).")
 @click.option("--players", type=click.Choice(["4", "6"]), default="4", show_default=True,
               help="Players at the table (6 needs --method mc).")
 def odds(cards, seat, variant, juego_real, fmt, method, trials, target_se, seed, threads, quiet, dead,
-         declared, signal, players) -> None:
+         declared, signal, joker, players) -> None:
     """Chance of winning each lance, and its worth, for a hand at a seat.
 
     Example: musstats odds R R 3 A --seat mano
@@ -31,6 +33,6 @@ def odds(cards, seat, variant, juego_real, fmt, method, trials, target_se, seed,
 
     res = compute_odds(" ".join(cards), seat, variant, juego_real, method=method, dead=dead,
                        trials=trials, target_se=target_se, seed=seed, threads=threads,
-                       players=int(players), declared=declared, signal=signal,
+                       players=int(players), declared=declared, signal=signal, joker=joker or None,
                        progress=not quiet and fmt == "table")
     output.emit(res, fmt.lower())
