@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test bench report clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,17 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_exact.py
+
+# The Markdown report under reports/ (strategy tables and charts, 8 and 4 reyes), rebuilt from
+# scratch with fixed seeds.  `make report` always rebuilds; `make reports/README.md` only when an
+# input (the package, its discard tables, the script) changed.
+REPORT_DEPS := scripts/make_report.py $(wildcard musstats/*.py musstats/commands/*.py musstats/data/*.npz)
+
+report: $(STAMP)
+	$(BIN)/python scripts/make_report.py --out-dir reports
+
+reports/README.md: $(STAMP) $(REPORT_DEPS)
+	$(BIN)/python scripts/make_report.py --out-dir reports
 
 clean:
 	rm -rf $(VENV) build *.egg-info

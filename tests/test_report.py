@@ -1,0 +1,95 @@
+"""The report build (scripts/make_report.py → musstats.report), restricted to a few hands."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from PIL import Image
+
+from musstats import report
+from musstats.game import game_model
+from musstats.tablegen import strategy_table
+from musstats.variant import Variant
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+SMALL = dict(hands="R R R A, 7 7 A A, R C 6 4", trials=500, seed=5, game_deals=100_000, example_trials=5000)
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    (out / "img").mkdir()
+    (out / "img" / "stale.png").write_bytes(b"old")
+    (out / "table-old.csv").write_text("old\n")
+    timings = report.build_report(out, ("8-reyes", "4-reyes"), **SMALL)
+    return out, timings
+
+
+def test_files_and_links(built):
+    out, timings = built
+    assert not (out / "img" / "stale.png").exists() and not (out / "table-old.csv").exists()
+    text = (out / "README.md").read_text(encoding="utf-8")
+    assert text.startswith("# musstats report")
+    assert "## 8-reyes" in text and "## 4-reyes" in text
+    links = re.findall(r"\]\(((?:img/|table-)[^)]+)\)", text)
+    assert len(links) >= 2 * 11
+    for rel in links:
+        p = out / rel
+        assert p.is_file() and p.stat().st_size > 0, rel
+        if rel.endswith(".png"):
+            with Image.open(p) as im:
+                assert im.size == (1200, 600), rel
+    # a summary table per seat and variant
+    assert text.count("<details><summary>") == 8
+    for seat in ("Mano", "Segundo", "Tercero", "Postre"):
+        assert f"<summary>{seat}" in text
+    assert set(timings) >= {"8-reyes table", "4-reyes table", "total"}
+
+
+def test_csv_is_the_strategy_table(built):
+    out, _ = built
+    csv = pd.read_csv(out / "table-8-reyes.csv")
+    model = game_model(Variant(), deals=SMALL["game_deals"], seed=report.GAME_SEED, cache=False)
+    ref = strategy_table("8-reyes", hands=SMALL["hands"], trials=SMALL["trials"], seed=SMALL["seed"], model=model)
+    pd.testing.assert_frame_equal(csv, ref, check_exact=False, rtol=1e-12)
+    assert len(pd.read_csv(out / "table-4-reyes.csv")) == 3 * 4
+
+
+def test_seat_table_rows_match_csv(built):
+    out, _ = built
+    text = (out / "README.md").read_text(encoding="utf-8")
+    csv = pd.read_csv(out / "table-8-reyes.csv")
+    row = csv[(csv["hand"] == "7 7 A A") & (csv["seat"] == "postre")].iloc[0]
+    section = text.split("<summary>Postre — 8-reyes</summary>")[1].split("</details>")[0]
+    line = next(ln for ln in section.splitlines() if ln.startswith("| 7 7 A A |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[1] == f"{100 * row['deal_freq']:.3f} %"
+    assert cells[2] == f"{100 * row['p_team_grande']:.1f} %"
+    assert cells[7] == f"{row['ev_net_total']:+.3f}"
+    assert cells[8] == row["best_keep"]
+
+
+def test_rebuild_is_identical(built, tmp_path):
+    out, _ = built
+    report.build_report(tmp_path, ("8-reyes",), **SMALL)
+    for rel in ["table-8-reyes.csv"] + sorted(f"img/{p}" for p in os.listdir(tmp_path / "img")):
+        assert (tmp_path / rel).read_bytes() == (out / rel).read_bytes(), rel
+    assert len(os.listdir(tmp_path / "img")) == 10
+
+
+def test_script_bad_input(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_report.py"), "--out-dir",
+                        str(tmp_path), "--variants", "8-reyes", "--hands", "0", "--quiet"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert r.stderr.strip().startswith("make_report: error: --hands") and len(r.stderr.strip().splitlines()) == 1
