@@ -81,7 +81,8 @@ class TableJob:
 
 def parse_hands(spec: str | int | Sequence | None, variant: Variant) -> list[int]:
     """Hand indices from ``--hands``: None (all), a count N (the first N hands, strongest
-    at grande first), or a comma-separated list of hands such as ``RR3A,R C S A``."""
+    at grande first), a comma-separated list of hands such as ``RR3A,R C S A``, or (from
+    Python) a list of hand indices."""
     t = hand_tables(variant)
     n = t.n_hands
     accepted = (f"--hands takes a number of hands (1..{n}, the strongest at grande first) or a "
@@ -91,7 +92,13 @@ def parse_hands(spec: str | int | Sequence | None, variant: Variant) -> list[int
     if isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
         spec = str(int(spec))
     if not isinstance(spec, str):
-        spec = ",".join(" ".join(map(str, h)) if not isinstance(h, str) else h for h in spec)
+        items = list(spec)
+        if items and all(isinstance(h, (int, np.integer)) and not isinstance(h, bool) for h in items):
+            bad = [int(h) for h in items if not 0 <= h < n]
+            if bad:
+                raise MusError(f"hand index {bad[0]} is out of range; accepted: 0..{n - 1}")
+            return list(dict.fromkeys(int(h) for h in items))
+        spec = ",".join(" ".join(map(str, h)) if not isinstance(h, str) else h for h in items)
     s = spec.strip()
     if re.fullmatch(r"\d+", s):
         k = int(s)
@@ -206,7 +213,7 @@ def make_job(variant: Variant, seats: Iterable[int] = (0, 1, 2, 3), *, trials: i
     if model is None:
         from musstats.game import game_model
 
-        model = game_model(Variant(variant.deck, variant.juego_real, variant.target))
+        model = game_model(variant)
     pol, pol_name = get_policy(policy, variant)
     be = []
     for mano in ("us", "them"):
@@ -326,13 +333,14 @@ def render_summary(df, width: int = 130) -> str:
                f"({disc.get('trials_per_keep_set', 0):,} deals per keep-set, seed {disc.get('seed', '?')}); "
                f"? = within 2 SE")
     table = Table(title=title, caption=caption)
-    table.add_column("Hand")
-    table.add_column("Dealt", justify="right")
+    table.add_column("Hand", no_wrap=True)
+    table.add_column("Dealt", justify="right", no_wrap=True)
     if len(seats) == 1:
         for lance in LANCES:
             table.add_column(LANCE_ES[lance], justify="right")
         for c in ("EV cut", "Best keep", "Mus − cut", "Advice", "Órdago at 0-0"):
-            table.add_column(c, justify="right" if c in ("EV cut", "Mus − cut") else "left")
+            table.add_column(c, justify="right" if c in ("EV cut", "Mus − cut") else "left",
+                             no_wrap=c != "Órdago at 0-0")
         for _, r in df.iterrows():
             table.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %",
                           *[f"{100 * r[f'p_team_{lance}']:.1f} %" for lance in LANCES],

@@ -256,3 +256,18 @@ def test_cli_bad_input(capsys, tmp_path, monkeypatch, table_csv, args, what):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("musstats: error:") and what in lines[0], err
     assert os.listdir(tmp_path) == []
+
+
+def test_cli_game_target_reaches_the_model(capsys, tmp_path, monkeypatch):
+    seen = {}
+    real = plots.plot_game
+
+    def spy(model, *a, **k):
+        seen["target"] = model.target
+        return real(model, *a, **k)
+
+    monkeypatch.setattr(plots, "plot_game", spy)
+    code, _, err = _run(capsys, ["plot", "game", "--target", "30", "--deals", "50000",
+                                 "--out", str(tmp_path / "g.png")])
+    assert code == 0, err
+    assert seen["target"] == 30

@@ -153,6 +153,9 @@ def test_parse_hands():
         with pytest.raises(MusError):
             parse_hands(bad, v)
     assert len(parse_hands(None, Variant("4-reyes"))) == 715
+    assert parse_hands([7, 2, 7], v) == [7, 2]
+    with pytest.raises(MusError, match="out of range"):
+        parse_hands([330], v)
 
 
 # --------------------------------------------------------------------------- formats

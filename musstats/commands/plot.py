@@ -224,8 +224,12 @@ def game(target, variant, juego_real, mano, deals, seed, out, size, width, heigh
         raise MusError(f"--deals must be a positive whole number, got {deals}")
     if seed is not None and seed < 0:
         raise MusError(f"--seed must be a whole number >= 0, got {seed}")
+    import dataclasses
+
     sz = _prepare(out, size, width, height, dpi)
-    v = make_variant(variant, juego_real, int(target))
+    v = make_variant(variant, juego_real)  # a Variant with every switch, or a deck name
+    if v.target != int(target):
+        v = dataclasses.replace(v, target=int(target))
     model = game_model(v, deals=DEFAULT_DEALS if deals is None else deals,
                        seed=DEFAULT_SEED if seed is None else seed)
     _save(plot_game(model, mano.lower(), size=sz), out)
