@@ -127,7 +127,28 @@ def build_table(
     return table
 
 
-def save_table(table: StrategyTable, path: str) -> None:
+def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, seed: int = 2026) -> np.ndarray:
+    """bool [4, H]: cutting the mus now is worth at least a mus round with the table keep-set.
+
+    Cut now: the exact showdown; mus: the entry's keep-set with everyone else on ``policy``.
+    """
+    from musstats.exact import ALL_STATS, exact_counts
+
+    t = hand_tables(variant)
+    ev_i = ALL_STATS.index("ev_net")
+    cut = np.zeros((4, t.n_hands), bool)
+    for h in range(t.n_hands):
+        cards = hand_cards(h, variant)
+        counts, totals = exact_counts(cards, variant)
+        for s in range(4):
+            now = counts[s, :, ev_i].sum() / totals[s]
+            ev = evaluate_keeps(cards, s, [int(policy[s, h])], variant, policy, trials=trials, seed=seed,
+                                spawn_key=(s, h, 1))
+            cut[s, h] = now >= ev.total[0]
+    return cut
+
+
+def save_table(table: StrategyTable, path: str, cut: np.ndarray | None = None) -> None:
     """Write the table and its history to ``path`` (.npz) atomically."""
     import os
     import tempfile
@@ -138,8 +159,9 @@ def save_table(table: StrategyTable, path: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=d, suffix=".npz.tmp")
     try:
         with os.fdopen(fd, "wb") as f:
+            extra = {} if cut is None else {"cut": cut}
             np.savez_compressed(f, policy=table.policy, history=hist, trials=table.trials,
-                                seed=table.seed, converged=table.converged)
+                                seed=table.seed, converged=table.converged, **extra)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -13,7 +13,7 @@ import os
 import time
 
 from musstats.policies import table_path
-from musstats.strategy import build_table, save_table
+from musstats.strategy import build_table, cut_flags_for, save_table
 from musstats.variant import make_variant
 
 
@@ -25,9 +25,27 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=None, help="output .npz (default: the package data file)")
     ap.add_argument("--scheduler", default=None, help="Dask scheduler address (default: run locally)")
+    ap.add_argument("--cut-only", action="store_true",
+                    help="only (re)compute the cut-the-mus flags of an existing table")
     a = ap.parse_args()
     v = make_variant(a.variant)
     out = a.out or os.path.join(os.path.dirname(__file__), "..", "musstats", "data", table_path(v))
+    if a.cut_only:
+        import numpy as np
+
+        from musstats.strategy import StrategyTable, Sweep
+
+        with np.load(out) as z:
+            data = {k: z[k] for k in z.files}
+        table = StrategyTable(v, data["policy"], [Sweep(*[int(x) if i < 3 else float(x) for i, x in enumerate(row)])
+                                                   for row in data["history"]],
+                              int(data["trials"]), int(data["seed"]), bool(data["converged"]))
+        t0 = time.perf_counter()
+        cut = cut_flags_for(table.policy, v, trials=a.trials, seed=a.seed)
+        save_table(table, out, cut)
+        print(f"{v.name}: cut flags for {int(cut.sum())} of {cut.size} entries "
+              f"({time.perf_counter() - t0:.0f} s); written to {os.path.normpath(out)}")
+        return
     runner = None
     if a.scheduler:
         from musstats.distributed import dask_runner
@@ -36,7 +54,10 @@ def main() -> None:
     t0 = time.perf_counter()
     table = build_table(v, trials=a.trials, max_iter=a.max_iter, seed=a.seed, runner=runner,
                         progress=lambda msg: print(msg, flush=True))
-    save_table(table, out)
+    t1 = time.perf_counter()
+    cut = cut_flags_for(table.policy, v, trials=a.trials, seed=a.seed)
+    print(f"cut flags: {int(cut.sum())} of {cut.size} entries ({time.perf_counter() - t1:.0f} s)", flush=True)
+    save_table(table, out, cut)
     print(f"{v.name}: {len(table.sweeps)} iterations, converged={table.converged}, "
           f"{time.perf_counter() - t0:.0f} s total; written to {os.path.normpath(out)}")
 
