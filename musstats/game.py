@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -581,21 +580,11 @@ def _load_outcomes(path: Path, deals: int, seed: int, source: str) -> Outcomes |
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> Path:
-    """Call ``write(tmp_path)`` on a temporary file beside ``path``, then rename it into place."""
+    """Create the parent folder, then write atomically (:func:`musstats.io.atomic_write`)."""
+    from musstats.io import atomic_write
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    # a unique name in the same directory (so os.replace is atomic); created by the writer
-    # itself, so the file gets the usual permissions (umask), unlike mkstemp's 0600
-    tmp = str(path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"))
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return atomic_write(path, write)
 
 
 def _save_outcomes(path: Path, o: Outcomes) -> None:

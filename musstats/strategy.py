@@ -149,21 +149,16 @@ def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, se
 
 
 def save_table(table: StrategyTable, path: str, cut: np.ndarray | None = None) -> None:
-    """Write the table and its history to ``path`` (.npz) atomically."""
-    import os
-    import tempfile
+    """Write the table, its history and the cut flags to ``path`` (.npz) atomically."""
+    from musstats.io import atomic_write
 
     hist = np.array([[s.iteration, s.changed, s.entries, s.mean_gain, s.mean_gain_changed, s.seconds]
                      for s in table.sweeps], np.float64)
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, suffix=".npz.tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            extra = {} if cut is None else {"cut": cut}
+    extra = {} if cut is None else {"cut": cut}
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
             np.savez_compressed(f, policy=table.policy, history=hist, trials=table.trials,
                                 seed=table.seed, converged=table.converged, **extra)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+
+    atomic_write(path, write)
