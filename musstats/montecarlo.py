@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import math
 import secrets
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -214,6 +216,46 @@ def _estimates(acc: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return mean, se
 
 
+class _CtrlC:
+    """Turns Ctrl-C into a flag checked between batches (a KeyboardInterrupt raised while a
+    numba kernel runs surfaces as a SystemError, and the batch would be lost).  A second
+    Ctrl-C raises KeyboardInterrupt at once.  Only in the main thread; elsewhere Ctrl-C
+    behaves as usual."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self.old = None
+
+    def __enter__(self) -> "_CtrlC":
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.old = signal.signal(signal.SIGINT, self._handle)
+            except (ValueError, OSError):  # pragma: no cover - no signals here
+                self.old = None
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        if self.hit:
+            signal.signal(signal.SIGINT, self.old)
+            raise KeyboardInterrupt
+        self.hit = True
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+
+def _is_interrupt(err: BaseException) -> bool:
+    """True for a KeyboardInterrupt, also when numba wrapped it in a SystemError."""
+    seen = 0
+    while err is not None and seen < 10:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        err = err.__cause__ or err.__context__
+        seen += 1
+    return False
+
+
 class _Progress:
     """A rich progress bar on stderr, shown only on a TTY once a run passes ``PROGRESS_AFTER``."""
 
@@ -307,49 +349,51 @@ def simulate(hand: list[Card], seat: int, variant: Variant = Variant(), *, dead:
     state = (np.zeros((5, 6), np.int64), 0, 0, 0)  # acc, trials, attempts, chunks done
     partial = False
     try:
-        while True:
-            acc, n, att, done = state
-            rate = n / att if att else 1.0  # acceptance so far (deterministic)
-            cap = max(1, int(BATCH_ATTEMPTS * rate) // CHUNK) if done else first
-            if fixed is not None:
-                total_chunks = -(-fixed // CHUNK)
-                if done >= total_chunks:
-                    break
-                k = min(cap, total_chunks - done)
-                sizes = np.minimum(CHUNK, fixed - CHUNK * np.arange(done, done + k, dtype=np.int64))
-                goal = fixed
-            else:
-                if done:
-                    worst = float(np.nanmax(_estimates(acc, n)[1]))
-                    if worst < target:
+        with _CtrlC() as ctrl_c:
+            while True:
+                acc, n, att, done = state
+                rate = n / att if att else 1.0  # acceptance so far (deterministic)
+                cap = max(1, int(BATCH_ATTEMPTS * rate) // CHUNK) if done else first
+                if fixed is not None:
+                    total_chunks = -(-fixed // CHUNK)
+                    if done >= total_chunks:
                         break
-                    if done >= max_chunks:
-                        partial = True
-                        break
-                    need_n = n * (worst / target) ** 2
-                    k = min(cap, max(1, math.ceil(need_n / CHUNK) - done), max_chunks - done)
-                    goal = max(int(need_n), n + CHUNK)
+                    k = min(cap, total_chunks - done)
+                    sizes = np.minimum(CHUNK, fixed - CHUNK * np.arange(done, done + k, dtype=np.int64))
+                    goal = fixed
                 else:
-                    k = cap
-                    goal = k * CHUNK
-                sizes = np.full(k, CHUNK, np.int64)
-            try:
+                    if done:
+                        worst = float(np.nanmax(_estimates(acc, n)[1]))
+                        if worst < target:
+                            break
+                        if done >= max_chunks:
+                            partial = True
+                            break
+                        need_n = n * (worst / target) ** 2
+                        k = min(cap, max(1, math.ceil(need_n / CHUNK) - done), max_chunks - done)
+                        goal = max(int(need_n), n + CHUNK)
+                    else:
+                        k = cap
+                        goal = k * CHUNK
+                    sizes = np.full(k, CHUNK, np.int64)
+                if ctrl_c.hit:  # Ctrl-C during the last batch: stop with what is done
+                    if n == 0:
+                        raise KeyboardInterrupt
+                    partial = True
+                    break
                 b_acc, b_att, hopeless = _run_batch(job, done, sizes)
-            except KeyboardInterrupt:
-                if n == 0:
-                    raise
-                partial = True
-                break
-            if hopeless:
-                from musstats._mc_kernel import HOPELESS_ATTEMPTS
+                if hopeless:
+                    from musstats._mc_kernel import HOPELESS_ATTEMPTS
 
-                raise MusError(f"conditions no deal can satisfy: none of {HOPELESS_ATTEMPTS:,} "
-                               "random deals met the restrictions on the other hands")
-            state = (acc + b_acc, n + int(sizes.sum()), att + b_att, done + k)
-            bar.update(state[1], goal)
-    except KeyboardInterrupt:
-        if state[1] == 0:
+                    raise MusError(f"conditions no deal can satisfy: none of {HOPELESS_ATTEMPTS:,} "
+                                   "random deals met the restrictions on the other hands")
+                state = (acc + b_acc, n + int(sizes.sum()), att + b_att, done + k)
+                bar.update(state[1], goal)
+    except (KeyboardInterrupt, SystemError) as err:
+        if not _is_interrupt(err):
             raise
+        if state[1] == 0:
+            raise KeyboardInterrupt from None
         partial = True
     finally:
         bar.close()

@@ -256,6 +256,33 @@ def test_interrupt_before_any_result_propagates(monkeypatch):
         simulate(parse_hand("R C 7 4"), 0, trials=1000, seed=2)
 
 
+_CTRL_C_CHILD = """
+import sys
+from musstats.montecarlo import simulate
+simulate("R C 7 4", 1, trials=1000, seed=1)  # load the kernel first
+print("ready", flush=True)
+r = simulate("R C 7 4", 1, trials=2_000_000_000, seed=1)
+print(r.trials, r.partial, r.trials % 65536, flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_real_ctrl_c_stops_after_the_running_batch():
+    import signal
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD], cwd=ROOT, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    trials, partial, rest = out.split()
+    assert 0 < int(trials) < 2_000_000_000 and partial == "True" and rest == "0"
+
+
 def test_progress_bar_silent_when_stderr_is_not_a_tty(capfd):
     simulate(parse_hand("R C 7 4"), 0, trials=300_000, seed=2, progress=True)
     out, err = capfd.readouterr()
