@@ -234,7 +234,8 @@ def _tally(hist, n_players, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1):
     hist[base + (code if bj >= 8 else n_pj + 7 - (bu & 7))] += 1
 
 
-def hist_size(n_players: int) -> int:
+@njit(cache=True)
+def hist_size(n_players):
     """Length of the outcome histogram of one chunk."""
     return n_players * n_players + 2 * (1 + n_players * 2 * N_VAL) + n_players
 
@@ -280,76 +281,91 @@ def _counts(hist, n_players, seat, done, out):
         a[EV_SQ] = a[PLAYED]
 
 
-@njit(cache=True)
-def _chunk4(st, deck, n_trials, user_hand, seat, by_sum, tab, allowed, use_allowed, hist):
-    """Deal ``n_trials`` accepted 4-player deals into ``hist``; returns (accepted, attempts,
-    hopeless).  Hopeless: the first ``HOPELESS_ATTEMPTS`` deals were all rejected."""
-    n_stock = np.uint64(deck.shape[0])
-    user = np.uint64(user_hand)
-    n_att = np.int64(0)
-    done = np.int64(0)
-    while done < n_trials:
-        n_att += 1
-        ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal4(
-            seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
-        if not ok:
-            if done == 0 and n_att >= HOPELESS_ATTEMPTS:
-                return done, n_att, True
-            continue
-        done += 1
-        _tally(hist, 4, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1)
-    return done, n_att, False
+_KERNEL_DOC = """Run every chunk of {n}-player deals.
 
+    Returns (acc int64 [chunks, 5, 6], attempts int64 [chunks], hopeless bool [chunks]).
+    ``seeds``: uint64 [chunks, 4] xoshiro256** states; ``chunk_trials``: accepted deals per
+    chunk; ``stock``: class weights (int64) of the unseen cards; ``user_hand``: hand index
+    at ``seat``; ``by_sum``: hand index by weight sum (``sum_index``); ``tab``:
+    ``pack_tables``; ``allowed``: bool [players, H], checked for the other seats when
+    ``use_allowed``.  acc columns per lance: team wins, own wins, played, contested, sum
+    and sum of squares of the net stones en paso of the user's team.  A chunk is
+    *hopeless* when its first ``HOPELESS_ATTEMPTS`` deals were all rejected.
 
-@njit(cache=True)
-def _chunk6(st, deck, n_trials, user_hand, seat, by_sum, tab, allowed, use_allowed, hist):
-    """As ``_chunk4`` for six players."""
-    n_stock = np.uint64(deck.shape[0])
-    user = np.uint64(user_hand)
-    n_att = np.int64(0)
-    done = np.int64(0)
-    while done < n_trials:
-        n_att += 1
-        ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal6(
-            seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
-        if not ok:
-            if done == 0 and n_att >= HOPELESS_ATTEMPTS:
-                return done, n_att, True
-            continue
-        done += 1
-        _tally(hist, 6, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1)
-    return done, n_att, False
+    The deal loop sits in the prange body itself, its state allocated there: moved into a
+    separate jitted function it ran four times slower (reference counting of the arrays
+    inside the loop).
+    """
 
 
 @njit(cache=True, parallel=True)
-def mc_counts(seeds, chunk_trials, stock, user_hand, seat, n_players, by_sum, tab, allowed,
-              use_allowed):
-    """Run every chunk; returns (acc int64 [chunks, 5, 6], attempts int64 [chunks], hopeless bool [chunks]).
-
-    ``seeds``: uint64 [chunks, 4] xoshiro256** states; ``chunk_trials``: accepted deals per
-    chunk; ``stock``: class weights (int64) of the unseen cards; ``by_sum``: hand index by
-    weight sum (see ``sum_index``); ``tab``: ``pack_tables``; ``user_hand``: hand index at
-    ``seat``; ``n_players``: 4 or 6; ``allowed``: bool [n_players, H], checked for the other
-    seats when ``use_allowed``.  acc columns per lance: team wins, own wins, played,
-    contested, sum and sum of squares of the net stones en paso of the user's team.
-    A chunk is *hopeless* when its first ``HOPELESS_ATTEMPTS`` deals were all rejected.
-    """
+def _kernel4(seeds, chunk_trials, stock, user_hand, seat, by_sum, tab, allowed, use_allowed):
     n_chunks = seeds.shape[0]
-    n_hist = n_players * n_players + 2 * (1 + n_players * 2 * N_VAL) + n_players
     acc = np.zeros((n_chunks, 5, N_ACC), np.int64)
     attempts = np.zeros(n_chunks, np.int64)
     hopeless = np.zeros(n_chunks, np.bool_)
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
         deck = stock.copy()
-        hist = np.zeros(n_hist, np.int64)
-        if n_players == 4:
-            done, n_att, hl = _chunk4(st, deck, chunk_trials[ch], user_hand, seat, by_sum, tab,
-                                      allowed, use_allowed, hist)
-        else:
-            done, n_att, hl = _chunk6(st, deck, chunk_trials[ch], user_hand, seat, by_sum, tab,
-                                      allowed, use_allowed, hist)
-        _counts(hist, n_players, seat, done, acc[ch])
+        hist = np.zeros(hist_size(4), np.int64)
+        n_stock = np.uint64(deck.shape[0])
+        user = np.uint64(user_hand)
+        n_trials = chunk_trials[ch]
+        n_att = 0
+        done = 0
+        while done < n_trials:
+            n_att += 1
+            ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal4(
+                seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
+            if not ok:
+                if done == 0 and n_att >= HOPELESS_ATTEMPTS:
+                    hopeless[ch] = True
+                    break
+                continue
+            done += 1
+            _tally(hist, 4, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1)
+        _counts(hist, 4, seat, done, acc[ch])
         attempts[ch] = n_att
-        hopeless[ch] = hl
     return acc, attempts, hopeless
+
+
+@njit(cache=True, parallel=True)
+def _kernel6(seeds, chunk_trials, stock, user_hand, seat, by_sum, tab, allowed, use_allowed):
+    n_chunks = seeds.shape[0]
+    acc = np.zeros((n_chunks, 5, N_ACC), np.int64)
+    attempts = np.zeros(n_chunks, np.int64)
+    hopeless = np.zeros(n_chunks, np.bool_)
+    for ch in prange(n_chunks):
+        st = seeds[ch].copy()
+        deck = stock.copy()
+        hist = np.zeros(hist_size(6), np.int64)
+        n_stock = np.uint64(deck.shape[0])
+        user = np.uint64(user_hand)
+        n_trials = chunk_trials[ch]
+        n_att = 0
+        done = 0
+        while done < n_trials:
+            n_att += 1
+            ok, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1 = _deal6(
+                seat, user, deck, n_stock, st, by_sum, tab, allowed, use_allowed)
+            if not ok:
+                if done == 0 and n_att >= HOPELESS_ATTEMPTS:
+                    hopeless[ch] = True
+                    break
+                continue
+            done += 1
+            _tally(hist, 6, bg, bc, bu, bp0, bp1, bj0, bj1, vp0, vp1, vj0, vj1)
+        _counts(hist, 6, seat, done, acc[ch])
+        attempts[ch] = n_att
+    return acc, attempts, hopeless
+
+
+_kernel4.__doc__ = _KERNEL_DOC.format(n=4)
+_kernel6.__doc__ = _KERNEL_DOC.format(n=6)
+
+
+def mc_counts(seeds, chunk_trials, stock, user_hand, seat, n_players, by_sum, tab, allowed,
+              use_allowed):
+    """Run the kernel for ``n_players`` (4 or 6); see ``_kernel4``."""
+    kernel = _kernel4 if n_players == 4 else _kernel6
+    return kernel(seeds, chunk_trials, stock, user_hand, seat, by_sum, tab, allowed, use_allowed)

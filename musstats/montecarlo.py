@@ -186,12 +186,20 @@ def chunk_seeds(seed: int, start: int, count: int) -> np.ndarray:
 
 def _run_batch(job: dict, start: int, chunk_trials: np.ndarray) -> tuple[np.ndarray, int, bool]:
     """Run chunks ``start ..`` with the given trial counts; (acc [5, 6], attempts, hopeless)."""
+    import numba
+
     from musstats._mc_kernel import mc_counts
 
     seeds = chunk_seeds(job["seed"], start, len(chunk_trials))
-    acc, att, hopeless = mc_counts(seeds, chunk_trials, job["stock"], job["user"], job["seat"],
-                                   job["players"], job["by_sum"], job["tab"], job["allowed"],
-                                   job["use_allowed"])
+    # threads take chunks one at a time (dynamic scheduling): a thread slowed down by other
+    # work on the machine does not hold the batch up; results do not depend on it
+    old = numba.set_parallel_chunksize(1)
+    try:
+        acc, att, hopeless = mc_counts(seeds, chunk_trials, job["stock"], job["user"], job["seat"],
+                                       job["players"], job["by_sum"], job["tab"], job["allowed"],
+                                       job["use_allowed"])
+    finally:
+        numba.set_parallel_chunksize(old)
     return acc.sum(axis=0), int(att.sum()), bool(hopeless.any())
 
 
