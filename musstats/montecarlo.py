@@ -1,7 +1,8 @@
 """Monte Carlo showdown engine: sampled deals of the unseen cards, with standard errors.
 
-Same statistics and semantics as the exact engine (``musstats.exact``), plus what the
-exact engine cannot do: six players and arbitrary restrictions on the other hands.
+Same statistics and semantics as the exact engine (``musstats.exact``), for four or six
+players, with dead cards and with restrictions on the other hands (``allowed``: deals
+outside it are redrawn).
 
 Reproducibility: trials are split into chunks of ``CHUNK`` deals (the last one may be
 shorter); chunk ``j`` runs its own xoshiro256** generator seeded from
@@ -58,9 +59,9 @@ class McResult:
 
     ``mean`` and ``se`` are float [5 lances, 5 stats] in ``LANCES`` x ``STATS`` order;
     ``p_contested`` is NaN for grande, chica and punto.  ``trials`` counts accepted deals,
-    ``rejected`` the deals redrawn because of ``allowed``.  ``partial`` is True when the
-    run stopped before its goal (interrupted, or ``target_se`` not reached within
-    ``MAX_TRIALS``).
+    ``rejected`` the deals redrawn because of ``allowed``.  ``seed`` reproduces the run
+    (it is the drawn one when none was given).  ``partial`` is True when the run stopped
+    before its goal (interrupted, or ``target_se`` not reached within ``MAX_TRIALS``).
     """
 
     mean: np.ndarray
