@@ -170,34 +170,42 @@ def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego
         rem2 = rem1[None, :] - cnt  # [H(y), nk]
         wz = ways(cnt[None, :, :], rem2[:, None, :])  # [H(y), H(z)]
         w_all = wx * wy[:, None] * wz  # exact: < 2**53
-        yy, zz = np.meshgrid(np.arange(H), np.arange(H), indexing="ij")
+        yy = np.arange(H)[:, None]  # second other hand, broadcast along rows
+        zz = np.arange(H)[None, :]  # third other hand, along columns
+        shape = (H, H)
         for s in range(4):
             others = [q for q in range(4) if q != s]
             w = w_all * ok[s, others[0], x] * ok[s, others[1]][yy] * ok[s, others[2]][zz]
             total[s] += int(w.sum())
-            at = {s: np.full_like(yy, u), others[0]: np.full_like(yy, x), others[1]: yy, others[2]: zz}
-            juego_any = np.zeros(yy.shape, bool)
+            at = {s: u, others[0]: x, others[1]: yy, others[2]: zz}
+            juego_any = np.zeros(shape, bool)
             for q in range(4):
                 juego_any |= st["juego"][at[q]] >= 0
             for lance in lances:
-                S = np.stack([st[lance][at[q]] for q in range(4)])  # [4, H, H]
-                held = S >= 0
-                played = held.any(axis=0)
+                S = [np.broadcast_to(st[lance][at[q]], shape) for q in range(4)]
+                held = [sq >= 0 for sq in S]
+                played = held[0] | held[1] | held[2] | held[3]
                 if lance == "punto":
                     played &= ~juego_any
-                win = np.argmax(S, axis=0)  # first max = seat nearer to mano
+                # the winner: the best strength, ties to the seat nearer to mano (first seen)
+                win = np.zeros(shape, np.int64)
+                best = S[0]
+                for q in (1, 2, 3):
+                    better = S[q] > best
+                    win = np.where(better, q, win)
+                    best = np.maximum(best, S[q])
                 our = (win % 2) == (s % 2)
                 team = played & our
                 self_ = played & (win == s)
                 if lance in ("pares", "juego"):
-                    v = np.stack([val[lance][at[q]] for q in range(4)])
+                    v = [np.broadcast_to(val[lance][at[q]], shape) for q in range(4)]
                     team_vals = [v[0] + v[2], v[1] + v[3]]
                     gain = np.where(win % 2 == 0, team_vals[0], team_vals[1])
                     ev = np.where(played, np.where(our, gain, -gain), 0)
                     contested = (held[0] | held[2]) & (held[1] | held[3])
                 else:
                     ev = np.where(played, np.where(our, 1, -1), 0)
-                    contested = np.zeros(yy.shape, bool)
+                    contested = np.zeros(shape, bool)
                 a = acc[s][lance]
                 a["p_team"] += int(w[team].sum())
                 a["p_self"] += int(w[self_].sum())

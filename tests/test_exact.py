@@ -83,7 +83,7 @@ def test_best_grande_at_mano_always_wins():
 hand_text = st.lists(st.sampled_from("RCS7654A32"), min_size=4, max_size=4).map(" ".join)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(hand=hand_text, seat=st.integers(0, 3), deck=st.sampled_from(["8-reyes", "4-reyes"]))
 def test_probability_ordering(hand, seat, deck):
     tab = exact_table(parse_hand(hand), seat, Variant(deck))
