@@ -74,8 +74,12 @@ class HandTables:
             rem[c] -= 1
         if (rem < 0).any():
             k = int(np.argmin(rem))
-            lab = self.variant.classes[k].label
-            raise MusError(f"more {lab} cards than the {self.variant.name} deck holds ({self.class_count[k]})")
+            cl = self.variant.classes[k]
+            hint = ""
+            if len(cl.suits) < 4 and 10 in cl.faces:
+                hint = "; name the suits of sotas that are special in this variant (S/o, S/c)"
+            raise MusError(f"more {cl.label} cards than the {self.variant.name} deck holds "
+                           f"({self.class_count[k]}){hint}")
         return rem
 
 
