@@ -3,9 +3,8 @@ and the discard strategy table by iterated best response."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -35,6 +34,7 @@ class KeepEval:
     p_team: np.ndarray  # float [K, 5] our team holds the best hand of the lance
     total: np.ndarray  # float [K] mean of the summed net stones
     total_cov: np.ndarray  # float [K, K] covariance of the totals (per trial)
+    ev_m2: np.ndarray  # float [K, 5] mean of the squared net stones per lance
 
     def total_se(self) -> np.ndarray:
         """Standard error of each total."""
@@ -51,9 +51,11 @@ class KeepEval:
             return self.total, self.total_se()
         li = LANCES.index(name)
         if name == "juego":  # the fourth count step: juego, or punto when nobody has juego
+            # per deal one of the two is 0, so E[(J + P)^2] = E[J^2] + E[P^2]
             mean = self.ev[:, 3] + self.ev[:, 4]
-            se = np.sqrt(self.ev_se[:, 3] ** 2 + self.ev_se[:, 4] ** 2)
-            return mean, se
+            n = self.trials
+            var = np.maximum(self.ev_m2[:, 3] + self.ev_m2[:, 4] - mean**2, 0) * n / max(n - 1, 1)
+            return mean, np.sqrt(var / n)
         return self.ev[:, li], self.ev_se[:, li]
 
 
@@ -104,13 +106,13 @@ def evaluate_keeps(
     from musstats._mus_kernel import keep_sets_eval
     from musstats._rng import chunk_states
     from musstats.jokers import joker_tables, lance_table
-    from musstats.montecarlo import _check_seed
+    from musstats.montecarlo import check_seed
 
     t = hand_tables(variant)
     if policy is None:
         policy, _ = get_policy("table", variant)
     masks = np.asarray(list(masks), np.int64)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     user, unseen = _user_cards(cards, variant)
     n_chunks = min(N_CHUNKS, max(1, trials))
     per = np.full(n_chunks, trials // n_chunks, np.int64)
@@ -133,7 +135,8 @@ def evaluate_keeps(
     var = np.maximum(acc[:, :, 2] / n - ev**2, 0) * n / max(n - 1, 1)
     mean_tot = tot / n
     cov = (cross / n - np.outer(mean_tot, mean_tot)) * n / max(n - 1, 1)
-    return KeepEval(masks, trials, seed, ev, np.sqrt(var / n), acc[:, :, 0] / n, mean_tot, cov)
+    return KeepEval(masks, trials, seed, ev, np.sqrt(var / n), acc[:, :, 0] / n, mean_tot, cov,
+                    acc[:, :, 2] / n)
 
 
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: int = 1,

@@ -124,7 +124,8 @@ def _check_budget(trials, target_se) -> tuple[int | None, float | None]:
     return n, None
 
 
-def _check_seed(seed) -> int:
+def check_seed(seed) -> int:
+    """The seed to use: fresh entropy for None, else a whole number >= 0 (MusError otherwise)."""
     if seed is None:
         return secrets.randbits(63)
     s = _whole(seed, "seed")
@@ -329,7 +330,7 @@ def simulate(hand: list[Card], seat: int, variant: Variant = Variant(), *, dead:
         raise MusError(f"{len(dead_cards)} dead cards leave {n_stock} unseen cards, but "
                        f"{players - 1} other hands need {need}")
     fixed, target = _check_budget(trials, target_se)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     n_threads = _check_threads(threads)
     allowed_arr = _check_allowed(allowed, players, seat, t.n_hands, t.counts, rem)
 
