@@ -120,3 +120,32 @@ def test_api_returns_dataframe():
     assert df2.attrs["seat"] == "second"
     with pytest.raises(musstats.MusError):
         musstats.odds("R R 3", seat="mano")
+
+
+def test_mc_cli_same_seed_same_output_with_one_and_two_threads():
+    args = ("odds", "R", "C", "7", "4", "--seat", "second", "--method", "mc", "--trials", "300000",
+            "--seed", "5", "--dead", "7", "A", "--format", "json")
+    one = run(*args, env={"NUMBA_NUM_THREADS": "1"})
+    two = run(*args, env={"NUMBA_NUM_THREADS": "2"})
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    doc = json.loads(one.stdout)
+    assert doc["method"] == "mc" and doc["seed"] == 5 and doc["trials"] == 300000 and not doc["partial"]
+    assert doc["dead"] == ["7", "A"]
+    assert all(0 < v["se"]["p_team"] < 0.01 for k, v in doc["lances"].items() if k != "punto")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--trials", "0"], "trials"),
+    (["--trials", "-5"], "trials"),
+    (["--target-se", "0"], "target"),
+    (["--target-se", "0.7"], "target"),
+    (["--threads", "0"], "threads"),
+    (["--dead", "R", "R", "R", "R", "R", "R", "R"], "deck holds"),
+])
+def test_mc_bad_input(args, fragment, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["odds", "R", "R", "3", "A", "--method", "mc", *args])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and fragment in err, err
