@@ -41,9 +41,14 @@ def small(model8):
 
 
 @pytest.fixture(scope="module")
-def full_mano(model8):
-    """Every 8-reyes hand at mano (the discard part is skipped: 1 deal per keep-set)."""
-    return strategy_table("8-reyes", seats="mano", trials=1, seed=1, model=model8)
+def full(model8):
+    """Every 8-reyes hand at every seat (the discard part is skipped: 1 deal per keep-set)."""
+    return strategy_table("8-reyes", seats="all", trials=1, seed=1, model=model8)
+
+
+@pytest.fixture(scope="module")
+def full_mano(full):
+    return full[full["seat"] == "mano"].reset_index(drop=True)
 
 
 def test_layout(small):
@@ -94,6 +99,28 @@ def test_full_table_deal_frequencies_and_reference_figures(full_mano):
     # the mano's 31 cannot be beaten: p_team at juego is 1 for every 31 at mano
     p31 = df["hand_index"].map(lambda h: t.points[h] == 31)
     assert (df.loc[p31, "p_self_juego"] == 1.0).all()
+
+
+def test_full_table_team_symmetry(full):
+    """Averaged over every deal, what one team wins the other loses, whatever the seat."""
+    w = {s: full[full["seat"] == s] for s in ("mano", "second", "third", "postre")}
+
+    def mean(seat, col):
+        d = w[seat]
+        return float((d["deal_freq"] * d[col]).sum())
+
+    for col in ["ev_net_total"] + [f"ev_net_{lance}" for lance in ("grande", "chica", "pares", "juego", "punto")]:
+        assert mean("mano", col) == pytest.approx(-mean("second", col), abs=1e-12)
+        assert mean("mano", col) == pytest.approx(mean("third", col), abs=1e-12)
+        assert mean("second", col) == pytest.approx(mean("postre", col), abs=1e-12)
+    # grande and chica are always played: one of the two teams takes them
+    for lance in ("grande", "chica"):
+        assert mean("mano", f"p_team_{lance}") + mean("second", f"p_team_{lance}") == pytest.approx(1.0)
+    # pares, juego, punto: the two teams' shares add up to P(the lance is played), whichever seats
+    for lance in ("pares", "juego", "punto"):
+        played = mean("mano", f"p_team_{lance}") + mean("second", f"p_team_{lance}")
+        assert mean("third", f"p_team_{lance}") + mean("postre", f"p_team_{lance}") == pytest.approx(played)
+        assert 0.5 < played < 1.0 if lance != "punto" else 0.0 < played < 0.5
 
 
 def test_ordago_columns(small, model8):
