@@ -29,6 +29,7 @@ from musstats.game import (
 from musstats.hands import hand_tables
 from musstats.cards import parse_hand
 from musstats.variant import Variant
+from helpers import run_cli as _run  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -377,18 +378,6 @@ def test_table_and_heatmap_export(model40, tmp_path):
 
 # ---------------------------------------------------------------------------
 # CLI
-
-
-def _run(capsys, args):
-    from musstats.cli import main
-
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_cli_game_summary_json_and_out(capsys, tmp_path):

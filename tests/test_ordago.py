@@ -15,23 +15,7 @@ from musstats.errors import MusError
 from musstats.game import GameModel, Outcomes, win_probabilities
 from musstats.ordago import break_evens, decide, lance_probability, ordago, parse_lance, parse_score
 from musstats.variant import Variant
-
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
-
-
-def _run(capsys, args):
-    from musstats.cli import main
-
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from helpers import run_cli as _run  # noqa: E402
 
 
 # ---------------------------------------------------------------------------

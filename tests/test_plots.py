@@ -17,11 +17,7 @@ from musstats.errors import MusError
 from musstats.game import game_model
 from musstats.tablegen import strategy_table
 from musstats.variant import Variant
-
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+from helpers import run_cli as _run  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -195,17 +191,6 @@ def test_save_failure_keeps_previous_image(tmp_path, monkeypatch):
 
 
 # --------------------------------------------------------------------------- CLI
-
-def _run(capsys, args):
-    from musstats.cli import main
-
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_cli_every_kind(capsys, tmp_path, table_csv):

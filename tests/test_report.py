@@ -20,11 +20,6 @@ ROOT = os.path.join(os.path.dirname(__file__), "..")
 SMALL = dict(hands="R R R A, 7 7 A A, R C 6 4", trials=500, seed=5, game_deals=100_000, example_trials=5000)
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")

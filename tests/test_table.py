@@ -22,11 +22,7 @@ from musstats.game import game_model
 from musstats.io import atomic_write_text, read_frame, write_frame
 from musstats.tablegen import COLUMNS, parse_hands, strategy_table
 from musstats.variant import Variant
-
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+from helpers import run_cli as _run  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -248,17 +244,6 @@ def test_atomic_write_json_serializer_failure(small, tmp_path, monkeypatch):
 
 
 # --------------------------------------------------------------------------- CLI
-
-def _run(capsys, args):
-    from musstats.cli import main
-
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_cli_table_out_and_summary(capsys, tmp_path):
