@@ -2,20 +2,35 @@
 
 Importing the package is cheap: numba kernels are imported only when a
 computation needs them.
+
+Entry points (each returns a pandas DataFrame unless noted):
+``odds`` (per-lance odds), ``discard`` (keep-sets, best first), ``mus`` (cut or
+mus), ``ordago`` (a dict with the advice), ``game_model`` (P(win the game) from
+every score), ``strategy_table`` (every hand × seat).
 """
 
 from __future__ import annotations
 
 from musstats.errors import MusError
-from musstats.variant import Variant
+from musstats.variant import Variant, make_variant
 
 __version__ = "0.1.0"
-__all__ = ["MusError", "Variant", "odds", "__version__"]
+__all__ = ["MusError", "Variant", "make_variant", "odds", "discard", "mus", "ordago", "game_model",
+           "strategy_table", "__version__"]
+
+_LAZY = {
+    "odds": "musstats.api",
+    "discard": "musstats.discard",
+    "mus": "musstats.discard",
+    "ordago": "musstats.ordago",
+    "game_model": "musstats.game",
+    "strategy_table": "musstats.tablegen",
+}
 
 
 def __getattr__(name: str):
-    if name in ("odds",):
-        from musstats import api
+    if name in _LAZY:
+        import importlib
 
-        return getattr(api, name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'musstats' has no attribute {name!r}")

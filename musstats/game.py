@@ -661,17 +661,12 @@ def game_model(
 
 def write_table(df, path: str | os.PathLike) -> Path:
     """Write a DataFrame as CSV or Parquet (by extension), atomically (temp file + rename)."""
+    from musstats.io import write_frame
+
     path = Path(path)
-    ext = path.suffix.lower()
-    if ext == ".csv":
-        return _atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
-    if ext == ".parquet":
-        def write(tmp: str) -> None:
-            try:
-                df.to_parquet(tmp, index=False)
-            except ImportError as e:
-                raise MusError(f"writing Parquet needs pyarrow or fastparquet ({e}); use a .csv file") from None
-        return _atomic_write(path, write)
+    if path.suffix.lower() in (".csv", ".parquet"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return write_frame(df, path)
     raise MusError(f"unknown table type {path.name!r}; accepted: FILE.csv, FILE.parquet")
 
 
