@@ -3,10 +3,11 @@
 Importing the package is cheap: numba kernels are imported only when a
 computation needs them.
 
-Entry points (each returns a pandas DataFrame unless noted):
-``odds`` (per-lance odds), ``discard`` (keep-sets, best first), ``mus`` (cut or
-mus), ``ordago`` (a dict with the advice), ``game_model`` (P(win the game) from
-every score), ``strategy_table`` (every hand × seat).
+Entry points (DataFrames unless noted): ``odds`` (per-lance odds), ``mus`` (cut or
+mus), ``game_model`` (a GameModel: P(win the game) from every score),
+``strategy_table`` (every hand × seat); and, from their modules,
+``musstats.discard.discard`` (keep-sets, best first) and ``musstats.ordago.ordago``
+(a dict with the advice).
 """
 
 from __future__ import annotations
@@ -15,14 +16,12 @@ from musstats.errors import MusError
 from musstats.variant import Variant, make_variant
 
 __version__ = "0.1.0"
-__all__ = ["MusError", "Variant", "make_variant", "odds", "discard", "mus", "ordago", "game_model",
-           "strategy_table", "__version__"]
+__all__ = ["MusError", "Variant", "make_variant", "odds", "mus", "game_model", "strategy_table",
+           "__version__"]
 
 _LAZY = {
     "odds": "musstats.api",
-    "discard": "musstats.discard",
     "mus": "musstats.discard",
-    "ordago": "musstats.ordago",
     "game_model": "musstats.game",
     "strategy_table": "musstats.tablegen",
 }
