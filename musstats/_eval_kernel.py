@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ = range(6)
+TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ, TEAM_CONTESTED = range(7)
+N_ACC = 7
 
 
 @njit(cache=True, inline="always")
@@ -137,7 +138,7 @@ def resolve(hs, n_opt, base, tab, fixed_seat, fixed_opt, out):
 
 @njit(cache=True, inline="always")
 def _accumulate(b, seat, tab, acc):
-    """Add one deal's per-lance stats for the user at ``seat`` (plain hands ``b``) to acc [5, 6]."""
+    """Add one deal's per-lance stats for the user at ``seat`` (plain hands ``b``) to acc [5, 7]."""
     ut = seat % 2
     for lance in range(5):
         best = -1
@@ -180,6 +181,8 @@ def _accumulate(b, seat, tab, acc):
             e = v if ours else -v
             if hold0 and hold1:
                 acc[lance, CONTESTED] += 1
+                if ours:
+                    acc[lance, TEAM_CONTESTED] += 1
         else:
             e = 1 if ours else -1
         acc[lance, EV_SUM] += e

@@ -5,21 +5,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from musstats._eval_kernel import _accumulate, resolve
+from musstats._eval_kernel import N_ACC, _accumulate, resolve
 from musstats._mus_kernel import _shuffle
 
 
 @njit(cache=True, parallel=True)
 def tk_counts(seeds, chunk_trials, stock, user_hand, seat, fixed_opt, k_cls, idx4, n_opt, base, tab,
               allowed, use_allowed):
-    """Monte Carlo counts [chunks, 5, 6] of the ten-kings showdown for the user at ``seat``.
+    """Monte Carlo counts [chunks, 5, 7] of the ten-kings showdown for the user at ``seat``.
 
     ``stock``: class ids of the unseen cards; other hands are rejected unless
     ``allowed[seat, h]``; ``fixed_opt`` >= 0 fixes the user's jokers to that option.
     Returns (acc, attempts).
     """
     n_chunks = seeds.shape[0]
-    acc = np.zeros((n_chunks, 5, 6), np.int64)
+    acc = np.zeros((n_chunks, 5, N_ACC), np.int64)
     attempts = np.zeros(n_chunks, np.int64)
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
@@ -27,7 +27,7 @@ def tk_counts(seeds, chunk_trials, stock, user_hand, seat, fixed_opt, k_cls, idx
         n = deck.shape[0]
         hs = np.empty(4, np.int64)
         b = np.empty(4, np.int64)
-        loc = np.zeros((5, 6), np.int64)
+        loc = np.zeros((5, N_ACC), np.int64)
         done = 0
         att = 0
         while done < chunk_trials[ch]:
@@ -54,3 +54,15 @@ def tk_counts(seeds, chunk_trials, stock, user_hand, seat, fixed_opt, k_cls, idx
         acc[ch] = loc
         attempts[ch] = att
     return acc, attempts
+
+
+@njit(cache=True, parallel=True)
+def resolve_deals(deals, n_opt, base, tab):
+    """Plain hand indices [N, 4] of ten-kings deals [N, 4], every joker fixed by its holder."""
+    out = np.empty_like(deals)
+    for i in prange(deals.shape[0]):
+        b = np.empty(4, np.int64)
+        resolve(deals[i], n_opt, base, tab, -1, 0, b)
+        for q in range(4):
+            out[i, q] = b[q]
+    return out

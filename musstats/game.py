@@ -378,6 +378,11 @@ def paso_outcomes(
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
         d = _check_deals(fn(n, seed, variant), t.n_hands)
+    if variant.ten_kings:  # every joker fixed by its holder, then the plain tables
+        from musstats.jokers import resolve_deals
+
+        d = resolve_deals(d, variant)
+        variant = variant.lance_rules
     kt = kernel_tables(variant)
     codes = _coder()(d, kt.key, kt.value)
     codes, counts = np.unique(codes, return_counts=True)
@@ -622,9 +627,7 @@ def game_model(
 
     if target is not None:
         variant = make_variant(variant, target=target)  # raises the clear error
-    if variant.ten_kings:
-        raise MusError("the win-the-game model is not available with ten kings yet (the en-paso count "
-                       "would need every joker fixed); use 8-reyes or 4-reyes")
+
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     if outcomes is None:

@@ -90,7 +90,8 @@ class JokerOdds:
 
 def simulate_ten_kings(cards, seat: int, variant: Variant, *, dead=(), trials: int = 1_000_000,
                        seed: int | None = None, allowed: np.ndarray | None = None,
-                       fixed_option: int = -1, n_chunks: int = 64) -> JokerOdds:
+                       fixed_option: int = -1, n_chunks: int = 64,
+                       counts_out: np.ndarray | None = None) -> JokerOdds:
     """Per-lance odds with ten kings by Monte Carlo; ``fixed_option`` fixes the user's jokers."""
     import secrets
 
@@ -114,6 +115,8 @@ def simulate_ten_kings(cards, seat: int, variant: Variant, *, dead=(), trials: i
     acc, att = tk_counts(chunk_states(seed, n_chunks), per, stock, u, seat, int(fixed_option), t.n_classes,
                          t.idx4.astype(np.int64), jt.n_options, jt.base, lance_table(variant), al, use)
     done = int(per.sum())
+    if counts_out is not None:
+        counts_out[...] = acc.sum(axis=0)
     if use and acc.sum(axis=0)[0, 2] == 0:
         raise MusError("the conditions exclude every deal; no deal can satisfy them")
     a = acc.sum(axis=0).astype(np.float64)
@@ -132,3 +135,33 @@ def simulate_ten_kings(cards, seat: int, variant: Variant, *, dead=(), trials: i
         mean[li, 4] = ev
         se[li, 4] = np.sqrt(var / n)
     return JokerOdds(mean, se, done, seed)
+
+
+def showdown_counts(cards, variant: Variant, seats=(0, 1, 2, 3), allowed: np.ndarray | None = None, *,
+                    trials: int = 400_000, seed: int = 2026) -> tuple[np.ndarray, np.ndarray]:
+    """Numerators [seat, lance, stat] (``musstats.exact.ALL_STATS`` order) and denominators [seat].
+
+    Exact integers for the plain game; Monte Carlo counts (``trials`` deals per seat, fixed
+    seed) with ten kings.  Probabilities are numerators / denominators either way.
+    """
+    from musstats.exact import exact_counts
+
+    if not variant.ten_kings:
+        return exact_counts(cards, variant, seats=seats, allowed=allowed)
+    out = np.zeros((4, 5, 6), np.float64)
+    totals = np.zeros(4, np.float64)
+    acc = np.zeros((5, 7), np.int64)
+    for s in seats:
+        simulate_ten_kings(cards, s, variant, trials=trials, seed=seed, allowed=allowed, counts_out=acc)
+        # kernel columns: team, self, played, contested, ev sum, ev sq, team and contested
+        out[s] = acc[:, [0, 1, 2, 3, 4, 6]]
+        totals[s] = trials
+    return out, totals
+
+
+def resolve_deals(deals: np.ndarray, variant: Variant) -> np.ndarray:
+    """Plain hand indices (``hand_tables(variant.lance_rules)``) of ten-kings deals [N, 4]."""
+    from musstats._jokers_kernel import resolve_deals as _kernel
+
+    jt = joker_tables(variant)
+    return _kernel(np.ascontiguousarray(deals, np.int64), jt.n_options, jt.base, lance_table(variant))

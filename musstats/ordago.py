@@ -45,6 +45,7 @@ Approximations (also listed in every result):
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from musstats.errors import MusError
@@ -106,19 +107,23 @@ def lance_probability(hand, seat: int, lance: str, variant, declared: str | None
     contested, punto never played).
     """
     from musstats.conditions import build_allowed
-    from musstats.exact import exact_fractions
+    from musstats.exact import ALL_STATS
     from musstats.hands import hand_tables
+    from musstats.jokers import showdown_counts
 
     t = hand_tables(variant)
-    if variant.ten_kings:
-        raise MusError("órdago advice is not available with ten kings yet (it needs exact lance odds, "
-                       "and jokers are fixed only when the cards are shown); use 8-reyes or 4-reyes")
+    if variant.ten_kings and (declared or signal):
+        raise MusError("--declared and --signal are not available with ten kings")
     allowed = build_allowed(variant, t.index_of(list(hand)), seat, declared, signal)
     if variant.redeal_4567:
         from musstats.api import _no_4567
 
         allowed = _no_4567(variant, t.index_of(list(hand)), allowed)
-    fr = exact_fractions(list(hand), seat, variant, allowed=allowed)[lance]
+    # exact fractions for the plain game; Monte Carlo frequencies with ten kings
+    counts, totals = showdown_counts(list(hand), variant, seats=(seat,), allowed=allowed)
+    li = LANCES.index(lance)
+    conv = Fraction if not variant.ten_kings else (lambda a, b: a / b)
+    fr = {st: conv(int(counts[seat, li, si]), int(totals[seat])) for si, st in enumerate(ALL_STATS)}
     if lance in ("grande", "chica"):
         return {"p": fr["p_team"], "basis": "p_team"}
     if lance in ("pares", "juego"):
@@ -230,7 +235,8 @@ def ordago(
         "lance": name,
         "score": {"us": us, "them": them, "target": v.target},
         "p_lance": p,
-        "p_lance_exact": str(lp["p"]),
+        "p_lance_exact": str(lp["p"]) if not v.ten_kings else None,
+        "p_lance_method": "exact" if not v.ten_kings else "Monte Carlo (400,000 deals, seed 2026)",
         "p_lance_basis": lp["basis"],
         "p_game": be["p_game"],
         "p_game_if_they_refuse": be["p_game_if_they_refuse"],

@@ -46,10 +46,14 @@ class StrategyTable:
 def hand_cards(h: int, variant: Variant) -> list[Card]:
     """Representative physical cards of hand index ``h``."""
     t = hand_tables(variant)
-    out = []
+    out: list[Card] = []
     for c in t.cls4[h]:
         cl = variant.classes[int(c)]
-        out.append(Card(cl.faces[0], cl.suits[0] if len(cl.suits) == 1 else None))
+        if len(cl.suits) == 4 or (len(cl.suits) > 1 and variant.class_of(cl.faces[0], None) == int(c)):
+            out.append(Card(cl.faces[0]))  # an unsuited card names this class
+        else:  # a suit-named class (sota de oros, the ten-kings jokers): one suit per card
+            used = sum(1 for x in out if x.face == cl.faces[0] and x.suit in cl.suits)
+            out.append(Card(cl.faces[0], cl.suits[used]))
     return out
 
 

@@ -139,14 +139,23 @@ def parse_seats(seat: str | int | Iterable | None) -> tuple[int, ...]:
 def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
     """The rows of hand index ``h``, one per seat of ``job.seats``."""
     from musstats.discard import evaluate_keeps
-    from musstats.exact import ALL_STATS, exact_counts
+    from musstats.exact import ALL_STATS
+    from musstats.jokers import showdown_counts
     from musstats.policies import keep_options
     from musstats.strategy import hand_cards
 
     v = job.variant
     t = hand_tables(v)
     cards = hand_cards(h, v)
-    counts, totals = exact_counts(cards, v, seats=job.seats)
+    allowed = None
+    if v.redeal_4567:
+        from musstats.api import _no_4567
+
+        if t.labels[h] == "7 6 5 4":
+            return []  # shown and replaced before the mus: never played
+        allowed = _no_4567(v, h, None)
+    # exact for the plain game; Monte Carlo (fixed seed) when jokers must be fixed per deal
+    counts, totals = showdown_counts(cards, v, seats=job.seats, allowed=allowed, seed=job.seed)
     i_team, i_self, i_played, i_cont, i_ev, i_tc = (ALL_STATS.index(s) for s in (
         "p_team", "p_self", "p_played", "p_contested", "ev_net", "p_team_contested"))
     opts = keep_options(h, v)

@@ -24,6 +24,7 @@ from musstats import Variant
 from musstats.cards import parse_hand
 from musstats.exact import exact_counts
 from musstats.hands import hand_tables
+from musstats.strategy import hand_cards
 
 
 def median_time(fn, reps: int) -> float:
@@ -58,8 +59,7 @@ def main() -> None:
         t = hand_tables(v)
         start = time.perf_counter()
         for h in range(t.n_hands):
-            cards = [c for c in _cards_of(t, h)]
-            exact_counts(cards, v)
+            exact_counts(hand_cards(h, v), v)
         print(f"8-reyes: all {t.n_hands} hands x 4 seats: {time.perf_counter() - start:.1f} s")
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as cache:
@@ -69,16 +69,6 @@ def main() -> None:
     print(f"musstats odds R R 3 A --seat mano: first run (empty cache) {first:.2f} s; later runs {later:.2f} s (median of 5)")
     helpt = statistics.median(cli_time(["--help"], dict(os.environ)) for _ in range(5))
     print(f"musstats --help: {helpt:.2f} s")
-
-
-def _cards_of(t, h):
-    from musstats.cards import Card
-
-    out = []
-    for c in t.cls4[h]:
-        cl = t.variant.classes[int(c)]
-        out.append(Card(cl.faces[0], cl.suits[0] if len(cl.suits) == 1 else None))
-    return out
 
 
 if __name__ == "__main__":

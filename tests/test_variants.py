@@ -219,3 +219,40 @@ def test_every_command_takes_the_switches(capsys):
         main(args + ["--redeal-4567", "--mus-visto", "--format", "json"])
         doc = json.loads(capsys.readouterr().out)
         assert doc["rules"]["redeal_4567"] and doc["rules"]["mus_visto"], args[0]
+
+
+def test_ten_kings_in_game_ordago_and_table(capsys):
+    import json
+
+    from musstats.game import paso_outcomes
+    from musstats.jokers import resolve_deals
+
+    # deals without jokers resolve to the same plain hands
+    t, p = hand_tables(TK), hand_tables(PLAIN)
+    plain_hands = [h for h in range(t.n_hands) if joker_tables(TK).n_options[h] == 1][:4]
+    deals = np.array([plain_hands], np.int64)
+    got = resolve_deals(deals, TK)
+    assert [p.labels[x] for x in got[0]] == [t.labels[x] for x in plain_hands]
+    # the en-paso outcome table with jokers: grande and chica always award one stone
+    out = paso_outcomes(TK, deals=20_000, seed=1)
+    assert np.all(np.abs(out.signed[:, 0]) == 1) and np.all(np.abs(out.signed[:, 1]) == 1)
+    main(["ordago", "R", "R", "R", "S/o", "--variant", "ten-kings", "--lance", "grande", "--score", "0-0",
+          "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    # R R R + joker at mano: as a rey (R R R R) grande cannot be lost, but the holder fixes
+    # the joker for the most stones over all lances, and sometimes the as (31) pays more
+    assert 0.99 < doc["p_lance"] < 1 and doc["call"] and doc["rules"]["ten_kings"]
+    main(["table", "--variant", "ten-kings", "--hands", "R R R S/o", "--trials", "1000", "--seat", "mano",
+          "--out", str(_tmp_csv())])
+    import pandas as pd
+
+    df = pd.read_csv(_tmp_csv())
+    # the table and ordago use the same Monte Carlo lance odds (same deals, same seed)
+    assert len(df) == 1 and df.loc[0, "p_team_grande"] == pytest.approx(doc["p_lance"], abs=1e-6)
+
+
+def _tmp_csv():
+    import tempfile
+    from pathlib import Path
+
+    return Path(tempfile.gettempdir()) / "musstats-test-ten-kings-table.csv"

@@ -59,7 +59,7 @@ def _render(res: dict) -> str:
     for k, v in res["conditions"].items():
         title += f" · {k} {v}"
     gm = res["game_model"]
-    foot = (f"Lance: exact, {res['p_lance_basis']}.  Game: en-paso model, {gm['deals']:,} deals "
+    foot = (f"Lance: {res['p_lance_method']}, {res['p_lance_basis']}.  Game: en-paso model, {gm['deals']:,} deals "
             f"({gm['source']}, seed {gm['seed']}), evaluated at the start of the hand.\n")
     table = Table(title=title)
     table.add_column("")
