@@ -77,6 +77,21 @@ def _team_total(b, team, tab, net, win):
     return s
 
 
+@njit(cache=True, inline="always")
+def _best_option(out, q, hs, n_opt, base, tab, net, win):
+    """The option of seat ``q``'s jokers that gives his team the most stones, the other seats
+    as in ``out`` (ties keep the first option)."""
+    best = -(1 << 30)
+    pick = 0
+    for a in range(n_opt[hs[q]]):
+        out[q] = base[hs[q], a]
+        v = _team_total(out, q % 2, tab, net, win)
+        if v > best:
+            best = v
+            pick = a
+    return pick
+
+
 @njit(cache=True)
 def resolve(hs, n_opt, base, tab, fixed_seat, fixed_opt, out):
     """Fix every joker (musstats.jokers rule) and write the plain hand of each seat to ``out``.
@@ -101,30 +116,14 @@ def resolve(hs, n_opt, base, tab, fixed_seat, fixed_opt, out):
     if f < 0:
         return 0
     if g < 0:
-        best = -(1 << 30)
-        pick = 0
-        for a in range(n_opt[hs[f]]):
-            out[f] = base[hs[f], a]
-            v = _team_total(out, f % 2, tab, net, win)
-            if v > best:
-                best = v
-                pick = a
-        out[f] = base[hs[f], pick]
+        out[f] = base[hs[f], _best_option(out, f, hs, n_opt, base, tab, net, win)]
         return 1
     best = -(1 << 30)
     pick_a = 0
     pick_b = 0
     for a in range(n_opt[hs[f]]):
         out[f] = base[hs[f], a]
-        # the later holder answers a
-        best_g = -(1 << 30)
-        bb = 0
-        for b in range(n_opt[hs[g]]):
-            out[g] = base[hs[g], b]
-            v = _team_total(out, g % 2, tab, net, win)
-            if v > best_g:
-                best_g = v
-                bb = b
+        bb = _best_option(out, g, hs, n_opt, base, tab, net, win)  # the later holder answers a
         out[g] = base[hs[g], bb]
         v = _team_total(out, f % 2, tab, net, win)
         if v > best:
