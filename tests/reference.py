@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb, prod
+from math import comb
 
 import numpy as np
 

@@ -10,10 +10,10 @@ from math import comb, prod
 import numpy as np
 import pytest
 
-from musstats import MusError, Variant
+from musstats import Variant
 from musstats.cards import Card, parse_cards, parse_hand
 from musstats.cli import main
-from musstats.discard import best_discards, deck_ids, evaluate_keeps, mus_advice
+from musstats.discard import best_discards, deck_ids, evaluate_keeps
 from musstats.exact import exact_table
 from musstats.hands import hand_tables
 from musstats.policies import KEEP_ALL, get_policy, heuristic_policy, keep_mask_for, keep_options

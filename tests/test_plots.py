@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from fractions import Fraction
 from math import comb
 
 import numpy as np

@@ -11,7 +11,7 @@ from musstats import MusError, Variant
 from musstats.api import compute_odds
 from musstats.cards import parse_cards, parse_hand
 from musstats.cli import main
-from musstats.discard import deals_after_mus, deck_ids, evaluate_keeps
+from musstats.discard import deals_after_mus, deck_ids
 from musstats.exact import exact_table
 from musstats.hands import hand_tables
 from musstats.jokers import joker_tables, lance_table
