@@ -93,14 +93,13 @@ def _best_option(out, q, hs, n_opt, base, tab, net, win):
 
 
 @njit(cache=True)
-def resolve(hs, n_opt, base, tab, fixed_seat, fixed_opt, out):
+def resolve(hs, n_opt, base, tab, fixed_seat, fixed_opt, out, net, win):
     """Fix every joker (musstats.jokers rule) and write the plain hand of each seat to ``out``.
 
     ``hs`` ten-kings hand indices [4]; the seat ``fixed_seat`` (if >= 0) uses option
-    ``fixed_opt`` instead of choosing.  Returns the number of holders who chose.
+    ``fixed_opt`` instead of choosing; ``net``, ``win`` (int64 [5]) are work arrays.
+    Returns the number of holders who chose.
     """
-    net = np.empty(5, np.int64)
-    win = np.empty(5, np.int64)
     f = -1
     g = -1
     for q in range(4):

@@ -27,6 +27,8 @@ def tk_counts(seeds, chunk_trials, stock, user_hand, seat, fixed_opt, k_cls, idx
         n = deck.shape[0]
         hs = np.empty(4, np.int64)
         b = np.empty(4, np.int64)
+        net = np.empty(5, np.int64)
+        win = np.empty(5, np.int64)
         loc = np.zeros((5, N_ACC), np.int64)
         done = 0
         att = 0
@@ -49,7 +51,7 @@ def tk_counts(seeds, chunk_trials, stock, user_hand, seat, fixed_opt, k_cls, idx
             if not ok:
                 continue
             done += 1
-            resolve(hs, n_opt, base, tab, seat if fixed_opt >= 0 else -1, fixed_opt, b)
+            resolve(hs, n_opt, base, tab, seat if fixed_opt >= 0 else -1, fixed_opt, b, net, win)
             _accumulate(b, seat, tab, loc)
         acc[ch] = loc
         attempts[ch] = att
@@ -62,7 +64,9 @@ def resolve_deals(deals, n_opt, base, tab):
     out = np.empty_like(deals)
     for i in prange(deals.shape[0]):
         b = np.empty(4, np.int64)
-        resolve(deals[i], n_opt, base, tab, -1, 0, b)
+        net = np.empty(5, np.int64)
+        win = np.empty(5, np.int64)
+        resolve(deals[i], n_opt, base, tab, -1, 0, b, net, win)
         for q in range(4):
             out[i, q] = b[q]
     return out

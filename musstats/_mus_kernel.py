@@ -75,8 +75,15 @@ def mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rou
     The user at ``seat`` keeps ``user_mask`` in round 0 and follows ``policy`` [4, H]
     afterwards; other seats follow ``policy``.  Returns (n_stock, n_pile).
     """
-    srt = np.empty(4, np.int64)
-    need = np.zeros(4, np.int64)
+    return _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat,
+                       user_mask, policy, card_class, k_cls, idx4, st, np.empty(4, np.int64),
+                       np.zeros(4, np.int64))
+
+
+@njit(cache=True)
+def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat, user_mask,
+                policy, card_class, k_cls, idx4, st, srt, need):
+    """:func:`mus_rounds` with its work arrays (``srt``, ``need``: int64 [4]) passed in."""
     for r in range(first_round, first_round + rounds):
         # everyone discards, in turn from mano (decisions depend only on one's own hand)
         for q in range(4):
@@ -146,6 +153,9 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
         st_round = np.empty(4, np.uint64)
+        rs = np.empty(4, np.uint64)
+        srt = np.empty(4, np.int64)
+        need = np.zeros(4, np.int64)
         deck = unseen.copy()
         hands0 = np.empty((4, 4), np.int64)
         hands = np.empty((4, 4), np.int64)
@@ -189,16 +199,18 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 n_stock = j
                 for i in range(n_stock):
                     stock[i] = deck[i]
-                rs = st_round.copy()
+                for i in range(4):
+                    rs[i] = st_round[i]
                 n_pile = 0
                 if visto:
-                    n_stock, n_pile = mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, 1, seat,
-                                                 keep_masks[k], policy_visto, card_class, k_cls, idx4, rs)
-                mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
-                           keep_masks[k], policy, card_class, k_cls, idx4, rs)
+                    n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, 1, seat,
+                                                  keep_masks[k], policy_visto, card_class, k_cls, idx4, rs,
+                                                  srt, need)
+                _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
+                            keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
                 for q in range(4):
                     hs[q] = _hand_index(hands[q], card_class, k_cls, idx4)
-                resolve(hs, n_opt, base, tab, -1, 0, plain)
+                resolve(hs, n_opt, base, tab, -1, 0, plain, net, win)
                 _showdown(plain, seat, tab, net, win)
                 s = 0
                 for lance in range(5):
@@ -231,6 +243,8 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
         stock = np.empty(40, np.int64)
         pile = np.empty(40, np.int64)
         owner = np.empty(40, np.int64)
+        srt = np.empty(4, np.int64)
+        need = np.zeros(4, np.int64)
         n_shuffle = 32 if rounds == 1 else -1  # 16 dealt + at most 16 drawn
         for t in range(chunk_trials[ch]):
             redo = True
@@ -244,8 +258,8 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
                         redo = True
             for i in range(24):
                 stock[i] = deck[i]
-            mus_rounds(hands, stock, 24, pile, owner, 0, 0, rounds, -1, 0, policy, card_class, k_cls,
-                       idx4, st)
+            _mus_rounds(hands, stock, 24, pile, owner, 0, 0, rounds, -1, 0, policy, card_class, k_cls,
+                        idx4, st, srt, need)
             for q in range(4):
                 out[offsets[ch] + t, q] = _hand_index(hands[q], card_class, k_cls, idx4)
     return out

@@ -52,7 +52,7 @@ def test_chosen_identity_is_the_one_hand_calculation_prefers():
     hands = ["R R R S/o", "4 4 5 6", "7 6 5 A", "C C 7 4"]
     hs = np.array([t.index_of(parse_hand(h)) for h in hands], np.int64)
     out = np.empty(4, np.int64)
-    resolve(hs, jt.n_options, jt.base, lance_table(TK), -1, 0, out)
+    resolve(hs, jt.n_options, jt.base, lance_table(TK), -1, 0, out, np.empty(5, np.int64), np.empty(5, np.int64))
     assert hand_tables(PLAIN).labels[out[0]] == "R R R A"
     # Swap third and postre: mano R R R J; second 4 4 5 6; third C C 7 4 (31); postre 7 6 5 A.
     # J as R: grande +1, chica: postre A-5-6-7 wins (-1), pares: duples 3 + third's par 1 = +4,
@@ -61,7 +61,7 @@ def test_chosen_identity_is_the_one_hand_calculation_prefers():
     #   total +9 as well -> a tie keeps the first option, the rey.
     hands = ["R R R S/o", "4 4 5 6", "C C 7 4", "7 6 5 A"]
     hs = np.array([t.index_of(parse_hand(h)) for h in hands], np.int64)
-    resolve(hs, jt.n_options, jt.base, lance_table(TK), -1, 0, out)
+    resolve(hs, jt.n_options, jt.base, lance_table(TK), -1, 0, out, np.empty(5, np.int64), np.empty(5, np.int64))
     assert hand_tables(PLAIN).labels[out[0]] == "R R R R"
 
 
