@@ -99,8 +99,9 @@ def test_bad_input_in_a_real_process():
 
 def test_help_does_not_import_numba():
     code = ("import sys\nfrom musstats.cli import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-            "try:\n    main(['odds', '--help'])\nexcept SystemExit:\n    pass\n"
+            "for args in ([], ['odds'], ['discard'], ['mus'], ['ordago'], ['game'], ['table'], ['plot'],\n"
+            "             ['plot', 'hand'], ['plot', 'heatmap']):\n"
+            "    try:\n        main(args + ['--help'])\n    except SystemExit:\n        pass\n"
             "print('NUMBA' if 'numba' in sys.modules else 'CLEAN')")
     r = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.stdout.strip().endswith("CLEAN"), r.stdout + r.stderr
