@@ -256,3 +256,23 @@ def _tmp_csv():
     from pathlib import Path
 
     return Path(tempfile.gettempdir()) / "musstats-test-ten-kings-table.csv"
+
+
+def test_ten_kings_identities_in_odds(capsys):
+    import json
+
+    # the user holds both jokers, so nobody else chooses: on the same deals (same seed) the
+    # per-deal best identity earns at least as much as any fixed identity
+    main(["odds", "S/c", "S/o", "7", "4", "--variant", "ten-kings", "--trials", "50000", "--seed", "4",
+          "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert [d["identity"] for d in doc["identities"]] == ["J both as R", "J as R and A", "J both as A"]
+    total = lambda lances: sum(v["ev_net"] for v in lances.values())
+    best = total(doc["lances"])
+    for d in doc["identities"]:
+        assert best >= total(d["lances"]) - 1e-12
+    # fixing an identity with --joker gives that identity's odds (same seed, same deals)
+    main(["odds", "S/c", "S/o", "7", "4", "--variant", "ten-kings", "--trials", "50000", "--seed", "4",
+          "--joker", "S/c=R", "--joker", "S/o=A", "--format", "json"])
+    fixed = json.loads(capsys.readouterr().out)
+    assert fixed["lances"] == doc["identities"][1]["lances"]
