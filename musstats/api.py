@@ -137,7 +137,7 @@ def compute_odds(
     conds = {k: val for k, val in (("declared", declared), ("signal", signal)) if val}
     if v.redeal_4567:
         allowed = _no_4567(v, tables.index_of(cards), allowed)
-    method = ("mc" if v.ten_kings else "exact") if method is None else str(method).lower()
+    method = ("mc" if v.ten_kings or players == 6 else "exact") if method is None else str(method).lower()
     if method not in METHODS:
         raise MusError(f"unknown method {method!r}; accepted: {', '.join(METHODS)}")
     if joker and not v.ten_kings:

@@ -14,14 +14,14 @@ from musstats.commands.common import SEAT_HELP, condition_options, format_option
 @format_option
 @click.option("--method", default=None,
               type=click.Choice(["exact", "mc"], case_sensitive=False),
-              help="Exact enumeration (default) or Monte Carlo (default with ten kings).")
+              help="Exact enumeration (default) or Monte Carlo (default with ten kings or 6 players).")
 @mc_options
 @click.option("--dead", default=None, help="Cards seen on the table, e.g. --dead 7 7 R.")
 @condition_options
 @click.option("--joker", multiple=True,
               help="Ten kings: fix your joker, e.g. --joker S/o=A (default: the best identity per deal).")
 @click.option("--players", type=click.Choice(["4", "6"]), default="4", show_default=True,
-              help="Players at the table (6 needs --method mc).")
+              help="Players at the table (6 players are simulated).")
 def odds(cards, seat, variant, juego_real, fmt, method, trials, target_se, seed, threads, quiet, dead,
          declared, signal, joker, players) -> None:
     """Chance of winning each lance, and its worth, for a hand at a seat.
