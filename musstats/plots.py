@@ -201,11 +201,17 @@ def hand_order(variant: Variant, lance: str, hand_ids: Iterable[int]) -> list[in
 
 
 def _variant_of(df) -> Variant:
+    """The variant a strategy table was computed for: from its metadata, else from its hands."""
     rules = df.attrs.get("rules") or {}
     if rules:
-        return make_variant(rules.get("deck", "8-reyes"), rules.get("juego_real", "off"))
-    n = int(df["hand_index"].max()) + 1 if len(df) else 0
-    return make_variant("4-reyes" if n > 330 else "8-reyes")
+        name = "ten-kings" if rules.get("ten_kings") else rules.get("deck", "8-reyes")
+        return make_variant(name, rules.get("juego_real", "off"), rules.get("target"),
+                            redeal_4567=bool(rules.get("redeal_4567")), mus_visto=bool(rules.get("mus_visto")))
+    # no metadata (e.g. a plain CSV): jokers mean ten kings; a 2 or a 3 can only be 4 reyes
+    cards = {c for label in df.get("hand", []) for c in str(label).split()}
+    if "J" in cards:
+        return make_variant("ten-kings")
+    return make_variant("4-reyes" if cards & {"2", "3"} else "8-reyes")
 
 
 def _hand_axis(ax, labels: Sequence[str], max_ticks: int = 60) -> None:
