@@ -207,11 +207,15 @@ def _variant_of(df) -> Variant:
         name = "ten-kings" if rules.get("ten_kings") else rules.get("deck", "8-reyes")
         return make_variant(name, rules.get("juego_real", "off"), rules.get("target"),
                             redeal_4567=bool(rules.get("redeal_4567")), mus_visto=bool(rules.get("mus_visto")))
-    # no metadata (e.g. a plain CSV): jokers mean ten kings; a 2 or a 3 can only be 4 reyes
-    cards = {c for label in df.get("hand", []) for c in str(label).split()}
-    if "J" in cards:
-        return make_variant("ten-kings")
-    return make_variant("4-reyes" if cards & {"2", "3"} else "8-reyes")
+    # no metadata (e.g. a plain CSV): the deck whose hand index gives every row's hand label
+    for name in ("8-reyes", "4-reyes", "ten-kings"):
+        v = make_variant(name)
+        labels = hand_tables(v).labels
+        if all(0 <= int(h) < len(labels) and labels[int(h)] == str(lab)
+               for h, lab in zip(df["hand_index"], df["hand"])):
+            return v
+    raise MusError("cannot tell the variant of this table (no metadata, hands match no deck); "
+                   "give --variant")
 
 
 def _hand_axis(ax, labels: Sequence[str], max_ticks: int = 60) -> None:
