@@ -22,6 +22,8 @@ from musstats._rng import seed_state as _seed_state
 # columns per keep-set and lance
 WIN, EV_SUM, EV_SQ = range(3)
 N_COL = 3
+#: keep mask meaning "the user cuts the mus": nobody changes cards
+NO_MUS = 16
 
 
 @njit(cache=True, inline="always")
@@ -131,18 +133,21 @@ def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, ro
 
 @njit(cache=True, parallel=True)
 def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
-                   card_class, k_cls, idx4, tab, n_opt, base, no_hand, visto, policy_visto):
+                   card_class, k_cls, idx4, tab, n_opt, base, reject, visto, policy_visto):
     """Evaluate each user keep mask on the same deals (common random numbers).
 
     ``n_opt``/``base``: joker identity options per hand (ten kings; trivial otherwise), the
-    showdown uses ``tab`` rows of the plain hands.  Other seats never keep a first-dealt
-    hand ``no_hand`` (the 4-5-6-7 redeal; -1 for none).  With ``visto`` the keep masks are
-    for a mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed
-    by ``rounds`` ordinary rounds by ``policy``.
+    showdown uses ``tab`` rows of the plain hands.  A deal is dealt again when another
+    seat's first-dealt hand ``h`` has ``reject[seat, h]`` (the 4-5-6-7 redeal; the
+    condition that the others ask for mus).  With ``visto`` the keep masks are for a
+    mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed by
+    ``rounds`` ordinary rounds by ``policy``.  The mask ``NO_MUS`` (16) means the user cuts:
+    nobody changes cards (with ``visto`` the visto round still happens, the user keeping all).
 
     Returns (acc int64 [chunks, n_keep, 5, 3] with per lance: team-best count, sum and
     sum of squares of net stones; tot int64 [chunks, n_keep] sum of total net stones;
-    cross int64 [chunks, n_keep, n_keep] sum of products of the totals).
+    cross int64 [chunks, n_keep, n_keep] sum of products of the totals; attempts int64
+    [chunks] deals dealt, rejected ones included).
     """
     n_chunks = seeds.shape[0]
     n_keep = keep_masks.shape[0]
@@ -150,6 +155,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
     acc = np.zeros((n_chunks, n_keep, 5, N_COL), np.int64)
     tot = np.zeros((n_chunks, n_keep), np.int64)
     cross = np.zeros((n_chunks, n_keep, n_keep), np.int64)
+    attempts = np.zeros(n_chunks, np.int64)
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
         st_round = np.empty(4, np.uint64)
@@ -172,9 +178,15 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         # one round needs 12 dealt cards and at most 16 draws from the top of the stock
         n_shuffle = 28 if rounds == 1 and not visto else -1
         plain = np.empty(4, np.int64)
+        n_att = 0
+        hopeless = False
         for t in range(chunk_trials[ch]):
             redo = True
             while redo:
+                n_att += 1
+                if t == 0 and n_att > 1_000_000:
+                    hopeless = True
+                    break
                 _shuffle(deck, n_unseen, st, n_shuffle)
                 # the shuffled cards are at the end of ``deck``: deal from there, the stock's
                 # top (drawn first) is just below the dealt cards
@@ -187,8 +199,10 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                         else:
                             j -= 1
                             hands0[q, i] = deck[j]
-                    if no_hand >= 0 and q != seat and _hand_index(hands0[q], card_class, k_cls, idx4) == no_hand:
+                    if q != seat and reject[q, _hand_index(hands0[q], card_class, k_cls, idx4)] != 0:
                         redo = True
+            if hopeless:
+                break
             # the reshuffles of this trial's mus rounds use their own stream, the same
             # for every keep-set (common random numbers)
             _seed_state(_next(st), st_round)
@@ -202,12 +216,14 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 for i in range(4):
                     rs[i] = st_round[i]
                 n_pile = 0
+                cut = keep_masks[k] == NO_MUS
                 if visto:
                     n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, 1, seat,
-                                                  keep_masks[k], policy_visto, card_class, k_cls, idx4, rs,
-                                                  srt, need)
-                _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
-                            keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
+                                                  15 if cut else keep_masks[k], policy_visto, card_class,
+                                                  k_cls, idx4, rs, srt, need)
+                if not cut:
+                    _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
+                                keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
                 for q in range(4):
                     hs[q] = _hand_index(hands[q], card_class, k_cls, idx4)
                 resolve(hs, n_opt, base, tab, -1, 0, plain, net, win)
@@ -226,7 +242,8 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         acc[ch] = loc
         tot[ch] = loc_tot
         cross[ch] = loc_cross
-    return acc, tot, cross
+        attempts[ch] = -1 if hopeless else n_att
+    return acc, tot, cross, attempts
 
 
 @njit(cache=True, parallel=True)

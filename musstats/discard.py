@@ -11,7 +11,7 @@ import numpy as np
 from musstats.cards import Card, parse_cards, parse_hand
 from musstats.errors import MusError
 from musstats.hands import LANCES, hand_tables
-from musstats.policies import KEEP_ALL, get_policy, keep_mask_for, keep_options, visto_policy
+from musstats.policies import KEEP_ALL, cut_flags, get_policy, keep_mask_for, keep_options, visto_policy
 from musstats.seats import SEATS, parse_seat
 from musstats.variant import Variant, make_variant
 
@@ -35,6 +35,7 @@ class KeepEval:
     total: np.ndarray  # float [K] mean of the summed net stones
     total_cov: np.ndarray  # float [K, K] covariance of the totals (per trial)
     ev_m2: np.ndarray  # float [K, 5] mean of the squared net stones per lance
+    p_deal_kept: float = 1.0  # share of the dealt deals that met the conditions
 
     def total_se(self) -> np.ndarray:
         """Standard error of each total."""
@@ -95,13 +96,17 @@ def evaluate_keeps(
     trials: int = DEFAULT_TRIALS,
     seed: int | None = None,
     spawn_key: tuple[int, ...] = (),
+    others_ask: bool = False,
 ) -> KeepEval:
     """Estimate the net stones en paso after ``rounds`` mus rounds for each user keep mask.
 
     The other seats (and the user after the first round) discard by ``policy`` [4, H].
     All masks are evaluated on the same deals and draws (common random numbers).  With
     mus visto (``variant.mus_visto``) the masks are the user's change in the visto round
-    (15 = keep everything) and the others follow :func:`visto_policy` there.
+    (15 = keep everything) and the others follow :func:`visto_policy` there.  The mask
+    ``NO_MUS`` (16) is "the user cuts": nobody changes cards.  With ``others_ask`` only
+    deals in which none of the other three holds a hand he would cut with count (the
+    mus happens only when all four ask for it); ``KeepEval.p_deal_kept`` is their share.
     """
     from musstats._mus_kernel import keep_sets_eval
     from musstats._rng import chunk_states
@@ -121,11 +126,18 @@ def evaluate_keeps(
     jt = joker_tables(variant)
     visto = bool(variant.mus_visto)
     pol_visto = visto_policy(policy, variant) if visto else policy
-    acc, tot, cross = keep_sets_eval(seeds, per, user, unseen, seat, masks,
-                                     np.ascontiguousarray(policy, np.int64), rounds,
-                                     deck_ids(variant), t.n_classes, t.idx4.astype(np.int64),
-                                     lance_table(variant), jt.n_options, jt.base, _no_hand(variant), visto,
-                                     np.ascontiguousarray(pol_visto, np.int64))
+    reject = np.zeros((4, t.n_hands), np.int64)
+    if variant.redeal_4567:
+        reject[:, _no_hand(variant)] = 1
+    if others_ask:
+        reject[cut_flags(variant)] = 1
+    acc, tot, cross, attempts = keep_sets_eval(seeds, per, user, unseen, seat, masks,
+                                               np.ascontiguousarray(policy, np.int64), rounds,
+                                               deck_ids(variant), t.n_classes, t.idx4.astype(np.int64),
+                                               lance_table(variant), jt.n_options, jt.base, reject, visto,
+                                               np.ascontiguousarray(pol_visto, np.int64))
+    if (attempts < 0).any():
+        raise MusError("no deal satisfies the conditions (every deal was rejected)")
     acc = acc.sum(axis=0).astype(np.float64)
     tot = tot.sum(axis=0).astype(np.float64)
     cross = cross.sum(axis=0).astype(np.float64)
@@ -136,7 +148,7 @@ def evaluate_keeps(
     mean_tot = tot / n
     cov = (cross / n - np.outer(mean_tot, mean_tot)) * n / max(n - 1, 1)
     return KeepEval(masks, trials, seed, ev, np.sqrt(var / n), acc[:, :, 0] / n, mean_tot, cov,
-                    acc[:, :, 2] / n)
+                    acc[:, :, 2] / n, float(trials / attempts.sum()))
 
 
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: int = 1,
@@ -210,6 +222,22 @@ class DiscardResult:
         }
 
 
+def _options(cards: list[Card], v: Variant, keep) -> tuple[list, int | None]:
+    """The user's distinct keep-sets (with "change nothing" in mus visto) and the mask of ``keep``."""
+    t = hand_tables(v)
+    h = t.index_of(cards)
+    if v.redeal_4567 and h == _no_hand(v):
+        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus")
+    opts = keep_options(h, v)
+    if v.mus_visto:  # in the visto round a player may change nothing
+        opts = opts + [(KEEP_ALL, tuple(int(c) for c in t.cls4[h]), "all (change nothing)")]
+    chosen = keep_mask_for(cards, parse_cards(keep), v, allow_all=v.mus_visto) if keep else None
+    if chosen is not None:
+        kept = tuple(int(t.cls4[h][i]) for i in range(4) if chosen >> i & 1)
+        chosen = next(m for m, k, _ in opts if k == kept)
+    return opts, chosen
+
+
 def best_discards(
     hand: str | Iterable,
     seat: str | int = "mano",
@@ -226,17 +254,7 @@ def best_discards(
     """Evaluate every distinct keep-set of ``hand`` at ``seat`` (see :func:`discard`)."""
     v, cards, s = _validate(hand, seat, variant, juego_real, rounds, trials, objective)
     pol, pol_name = get_policy(policy, v)
-    t = hand_tables(v)
-    h = t.index_of(cards)
-    if v.redeal_4567 and h == _no_hand(v):
-        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus")
-    opts = keep_options(h, v)
-    if v.mus_visto:  # in the visto round a player may change nothing
-        opts = opts + [(KEEP_ALL, tuple(int(c) for c in t.cls4[h]), "all (change nothing)")]
-    chosen_mask = keep_mask_for(cards, parse_cards(keep), v, allow_all=v.mus_visto) if keep else None
-    if chosen_mask is not None:
-        kept = tuple(int(t.cls4[h][i]) for i in range(4) if chosen_mask >> i & 1)
-        chosen_mask = next(m for m, k, _ in opts if k == kept)
+    opts, chosen_mask = _options(cards, v, keep)
     ev = evaluate_keeps(cards, s, [m for m, _, _ in opts], v, pol, rounds=rounds,
                         trials=trials or DEFAULT_TRIALS, seed=seed)
     mean, se = ev.objective(objective)
@@ -279,7 +297,12 @@ def discard(hand: str | Iterable, seat: str | int = "mano", variant: str | Varia
 
 @dataclass
 class MusAdvice:
-    """Cut the mus now, or ask for it: expected stones both ways."""
+    """Cut the mus now, or ask for it: expected stones both ways, on the same deals.
+
+    Asking changes anything only when the other three ask too, so both sides are
+    estimated on the deals in which none of them holds a hand he would cut with
+    (``p_others_ask`` is how often that happens); elsewhere asking equals cutting.
+    """
 
     hand: list[Card]
     seat: int
@@ -289,22 +312,20 @@ class MusAdvice:
     rounds: int
     trials: int
     seed: int
-    cut_ev: np.ndarray  # [5] exact net stones per lance if the mus is cut now
+    cut_ev: np.ndarray  # [5] net stones per lance if the mus is cut
     cut_p_team: np.ndarray  # [5]
+    cut_ev_se: np.ndarray  # [5]
     mus_ev: np.ndarray  # [5] after the mus round(s)
     mus_ev_se: np.ndarray  # [5]
     mus_p_team: np.ndarray  # [5]
+    cut_total_se: float
     mus_total_se: float
-    cut_total_se: float = 0.0  # zero when cutting is computed exactly
-
-    @property
-    def diff_se(self) -> float:
-        """Standard error of :attr:`diff`."""
-        return float(np.hypot(self.mus_total_se, self.cut_total_se))
+    diff_se: float  # SE of the difference (common random numbers)
+    p_others_ask: float  # share of deals in which the other three ask for mus
 
     @property
     def diff(self) -> float:
-        """Expected gain of asking for mus over cutting (stones)."""
+        """Expected gain of asking for mus over cutting, when the others ask too (stones)."""
         return float(self.mus_ev.sum() - self.cut_ev.sum())
 
     @property
@@ -315,7 +336,8 @@ class MusAdvice:
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``musstats mus --format json``."""
         lances = {
-            lance: {"cut": {"ev_net": float(self.cut_ev[i]), "p_team": float(self.cut_p_team[i])},
+            lance: {"cut": {"ev_net": float(self.cut_ev[i]), "p_team": float(self.cut_p_team[i]),
+                            "se": {"ev_net": float(self.cut_ev_se[i])}},
                     "mus": {"ev_net": float(self.mus_ev[i]), "p_team": float(self.mus_p_team[i]),
                             "se": {"ev_net": float(self.mus_ev_se[i])}}}
             for i, lance in enumerate(LANCES)}
@@ -323,7 +345,9 @@ class MusAdvice:
             "hand": [c.label for c in self.hand], "seat": SEATS[self.seat],
             "variant": self.variant.name, "rules": self.variant.describe(),
             "keep": self.keep, "policy": self.policy, "rounds": self.rounds,
-            "method": "mc" if self.cut_total_se > 0 else "exact+mc", "trials": self.trials, "seed": self.seed,
+            "method": "mc", "trials": self.trials, "seed": self.seed,
+            "given": "the other three ask for mus" if not self.variant.mus_visto else "every deal",
+            "p_others_ask": self.p_others_ask,
             "cut": {"ev_total": float(self.cut_ev.sum()), "se": self.cut_total_se},
             "mus": {"ev_total": float(self.mus_ev.sum()), "se": self.mus_total_se},
             "difference": {"value": self.diff, "se": self.diff_se},
@@ -343,55 +367,38 @@ def mus_advice(
     seed: int | None = None,
     keep: str | Iterable | None = None,
 ) -> MusAdvice:
-    """Cut now (exact showdown) against a mus round with the best keep-set (or ``keep``)."""
-    best = best_discards(hand, seat, variant, juego_real, policy=policy, rounds=rounds,
-                         trials=trials, seed=seed, keep=keep)
-    row = best.rows[best.chosen if best.chosen is not None else 0]
-    cut_ev, cut_p, cut_se = _cut_now(best, policy, trials)
-    mus_ev = np.array([row[f"ev_{lance}"] for lance in LANCES])
-    mus_se = np.array([row[f"se_{lance}"] for lance in LANCES])
-    mus_p = np.array([row[f"p_team_{lance}"] for lance in LANCES])
-    return MusAdvice(best.hand, best.seat, best.variant, row["keep"], best.policy, rounds, best.trials,
-                     best.seed, cut_ev, cut_p, mus_ev, mus_se, mus_p, row["se_total"], cut_se)
+    """Cut the mus or ask for it: the best keep-set (or ``keep``) after the mus round(s)
+    against keeping the hand, both on the deals in which the other three ask for mus.
 
-
-def _cut_now(best: DiscardResult, policy: str, trials: int | None) -> tuple[np.ndarray, np.ndarray, float]:
-    """Net stones and p_team per lance if the user cuts now, and the SE of their total.
-
-    Exact for the plain game (with the 4-5-6-7 redeal as a condition on the other hands).
-    With mus visto the others still change cards in the visto round while the user keeps
-    his hand; with ten kings the showdown is simulated (the jokers depend on every hand).
+    Who asks: a player cuts with the hands the strategy table marks (or medias, duples
+    and 31 under a heuristic policy).  With mus visto the visto round happens anyway and
+    every deal counts.
     """
-    v, cards, s = best.variant, best.hand, best.seat
-    if v.mus_visto:
-        pol, _ = get_policy(policy, v)
-        ev = evaluate_keeps(cards, s, [KEEP_ALL], v, pol, rounds=0, trials=trials or DEFAULT_TRIALS,
-                            seed=best.seed, spawn_key=(1,))
-        return ev.ev[0], ev.p_team[0], float(ev.total_se()[0])
-    allowed = None
-    if v.redeal_4567:
-        allowed = np.ones((4, hand_tables(v).n_hands), bool)
-        allowed[:, _no_hand(v)] = False
-    if v.ten_kings:
-        from musstats.jokers import simulate_ten_kings
+    from musstats._mus_kernel import NO_MUS
 
-        r = simulate_ten_kings(cards, s, v, trials=trials or DEFAULT_TRIALS, seed=best.seed, allowed=allowed)
-        ev_total_se = float(np.sqrt(np.nansum(r.se[:, 4] ** 2)))
-        return r.mean[:, 4], r.mean[:, 0], ev_total_se
-    from musstats.exact import exact_table
-
-    cut = exact_table(cards, s, v, allowed=allowed)
-    return cut[:, 4], cut[:, 0], 0.0
+    v, cards, s = _validate(hand, seat, variant, juego_real, rounds, trials, "total")
+    pol, pol_name = get_policy(policy, v)
+    opts, chosen = _options(cards, v, keep)
+    masks = [m for m, _, _ in opts] + [NO_MUS]
+    ev = evaluate_keeps(cards, s, masks, v, pol, rounds=rounds, trials=trials or DEFAULT_TRIALS, seed=seed,
+                        others_ask=not v.mus_visto)
+    cut = len(masks) - 1
+    best = masks.index(chosen) if chosen is not None else int(np.argmax(ev.total[:cut]))
+    tse = ev.total_se()
+    return MusAdvice(cards, s, v, opts[best][2], pol_name, rounds, ev.trials, ev.seed,
+                     ev.ev[cut], ev.p_team[cut], ev.ev_se[cut], ev.ev[best], ev.ev_se[best], ev.p_team[best],
+                     float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept)
 
 
 def mus(hand: str | Iterable, seat: str | int = "mano", variant: str | Variant = "8-reyes",
         juego_real: str = "off", **options: Any):
-    """Per lance: net stones and p_team if the mus is cut now and after a mus round."""
+    """Per lance: net stones and p_team if the mus is cut and after a mus round, on the deals
+    in which the other three ask for mus (see :func:`mus_advice`)."""
     import pandas as pd
 
     a = mus_advice(hand, seat, variant, juego_real, **options)
-    df = pd.DataFrame({"cut_ev_net": a.cut_ev, "cut_p_team": a.cut_p_team, "mus_ev_net": a.mus_ev,
-                       "mus_se_ev_net": a.mus_ev_se, "mus_p_team": a.mus_p_team},
+    df = pd.DataFrame({"cut_ev_net": a.cut_ev, "cut_se_ev_net": a.cut_ev_se, "cut_p_team": a.cut_p_team,
+                       "mus_ev_net": a.mus_ev, "mus_se_ev_net": a.mus_ev_se, "mus_p_team": a.mus_p_team},
                       index=pd.Index(LANCES, name="lance"))
     df.attrs.update({k: v for k, v in a.to_dict().items() if k != "lances"})
     return df

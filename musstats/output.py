@@ -150,8 +150,8 @@ def emit_mus(res, fmt: str) -> None:
         sys.stdout.write(json.dumps(d, ensure_ascii=False) + "\n")
         return
     if fmt == "csv":
-        rows = [{"lance": lance, "cut_ev_net": res.cut_ev[i], "cut_p_team": res.cut_p_team[i],
-                 "mus_ev_net": res.mus_ev[i], "mus_se_ev_net": res.mus_ev_se[i],
+        rows = [{"lance": lance, "cut_ev_net": res.cut_ev[i], "cut_se_ev_net": res.cut_ev_se[i],
+                 "cut_p_team": res.cut_p_team[i], "mus_ev_net": res.mus_ev[i], "mus_se_ev_net": res.mus_ev_se[i],
                  "mus_p_team": res.mus_p_team[i]} for i, lance in enumerate(LANCES)]
         sys.stdout.write(_write_csv(rows))
         return
@@ -159,17 +159,21 @@ def emit_mus(res, fmt: str) -> None:
 
     table = Table(title=f"{' '.join(d['hand'])} · {d['seat']} · {d['variant']} · cut or mus",
                   caption=f"mus: you keep {res.keep}, the others discard by {res.policy}; "
-                          f"{res.trials:,} deals, seed {res.seed}")
+                          f"{res.trials:,} deals in which the other three ask for mus, seed {res.seed}")
     table.add_column("Lance")
     table.add_column("P(team) cut", justify="right")
     table.add_column("EV cut", justify="right")
     table.add_column("P(team) mus", justify="right")
     table.add_column("EV mus", justify="right")
     for i, lance in enumerate(LANCES):
-        table.add_row(_LANCE_ES[lance], f"{100 * res.cut_p_team[i]:.2f} %", f"{res.cut_ev[i]:+.3f}",
+        table.add_row(_LANCE_ES[lance], f"{100 * res.cut_p_team[i]:.2f} %",
+                      f"{res.cut_ev[i]:+.3f} ± {res.cut_ev_se[i]:.3f}",
                       f"{100 * res.mus_p_team[i]:.2f} %", f"{res.mus_ev[i]:+.3f} ± {res.mus_ev_se[i]:.3f}")
-    cut_tot = f"{res.cut_ev.sum():+.3f}" + (f" ± {res.cut_total_se:.3f}" if res.cut_total_se else "")
+    cut_tot = f"{res.cut_ev.sum():+.3f} ± {res.cut_total_se:.3f}"
     table.add_row("Total", "", cut_tot, "", f"{res.mus_ev.sum():+.3f} ± {res.mus_total_se:.3f}")
     text = _console_text(table)
+    if not res.variant.mus_visto:
+        text += (f"The mus happens only when the other three ask for it too: "
+                 f"{100 * res.p_others_ask:.1f} % of deals; otherwise your choice changes nothing.\n")
     text += (f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones).\n")
     sys.stdout.write(text)

@@ -235,11 +235,34 @@ def test_discard_and_mus_json(capsys):
     assert totals == sorted(totals, reverse=True)
     main(["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000", "--seed", "4", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
-    assert doc["advice"] in ("cut", "ask for mus")
+    assert doc["advice"] == ("cut" if doc["difference"]["value"] <= 0 else "ask for mus")
     assert doc["difference"]["value"] == pytest.approx(doc["mus"]["ev_total"] - doc["cut"]["ev_total"])
-    # cutting now is the exact showdown
-    ex = exact_table(parse_hand("R R 7 A"), 3)
-    assert doc["cut"]["ev_total"] == pytest.approx(float(np.nansum(ex[:, 4])))
+    assert 0 < doc["p_others_ask"] < 1 and doc["given"] == "the other three ask for mus"
+    assert 0 < doc["difference"]["se"] < doc["cut"]["se"] + doc["mus"]["se"]  # common random numbers
+
+
+def test_cutting_given_the_others_ask_is_the_exact_conditional_showdown():
+    # "cut" on the deals in which the other three ask for mus = the exact showdown with the
+    # other seats restricted to hands they would not cut with (the exact engine's masks)
+    from musstats._mus_kernel import NO_MUS
+    from musstats.policies import cut_flags
+
+    cards = parse_hand("C S 5 A")
+    t = hand_tables(V)
+    policy, _ = get_policy("table", V)
+    for seat in (0, 3):
+        ev = evaluate_keeps(cards, seat, [NO_MUS], V, policy, trials=200_000, seed=6, others_ask=True)
+        allowed = ~cut_flags(V)
+        ex = exact_table(cards, seat, V, allowed=allowed)
+        assert np.all(np.abs(ev.ev[0] - ex[:, 4]) <= 4 * ev.ev_se[0] + 1e-12), seat
+        assert np.all(np.abs(ev.p_team[0] - ex[:, 0]) <= 4 * np.sqrt(ex[:, 0] * (1 - ex[:, 0]) / 200_000) + 1e-12)
+    # the share of kept deals is P(no other seat holds a cut hand), from the exact engine's totals
+    from musstats.exact import exact_counts
+
+    _, tot_all = exact_counts(cards, V, seats=(3,))  # the last ev above is postre's
+    _, tot_ok = exact_counts(cards, V, seats=(3,), allowed=~cut_flags(V))
+    p = tot_ok[3] / tot_all[3]
+    assert abs(ev.p_deal_kept - p) < 4 * np.sqrt(p * (1 - p) / 200_000 / p)
 
 
 def test_same_seed_same_answer():
