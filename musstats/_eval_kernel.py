@@ -3,7 +3,6 @@ of one deal, and fixing ten-kings jokers (private)."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ, TEAM_CONTESTED = range(7)

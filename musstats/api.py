@@ -136,7 +136,9 @@ def compute_odds(
         allowed = build_allowed(v, tables.index_of(cards), s, declared, signal)
     conds = {k: val for k, val in (("declared", declared), ("signal", signal)) if val}
     if v.redeal_4567:
-        allowed = _no_4567(v, tables.index_of(cards), allowed)
+        from musstats.conditions import redeal_allowed
+
+        allowed = redeal_allowed(v, tables.index_of(cards), allowed)
     method = ("mc" if v.ten_kings or players == 6 else "exact") if method is None else str(method).lower()
     if method not in METHODS:
         raise MusError(f"unknown method {method!r}; accepted: {', '.join(METHODS)}")
@@ -163,20 +165,6 @@ def compute_odds(
                  threads=threads, players=players, allowed=allowed, progress=progress)
     return OddsResult(cards, s, v, "mc", r.mean, r.se, trials=r.trials, seed=r.seed,
                       partial=r.partial, dead=dead_cards, players=players, conditions=conds)
-
-
-def _no_4567(v: Variant, user: int, allowed: np.ndarray | None) -> np.ndarray:
-    """With the 4-5-6-7 redeal no other player keeps a first-dealt 4-5-6-7."""
-    from musstats.cards import parse_hand as _ph
-
-    t = hand_tables(v)
-    h4567 = t.index_of(_ph("4 5 6 7"))
-    if user == h4567:
-        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus, "
-                       "so it is never played; ask about the new hand instead")
-    out = np.ones((4, t.n_hands), bool) if allowed is None else allowed.copy()
-    out[:, h4567] = False
-    return out
 
 
 def _joker_option(cards: list[Card], joker: str | Iterable[str]) -> int:

@@ -115,3 +115,30 @@ def build_allowed(
         partner = (seat + 2) % 4
         allowed[partner] &= signal_mask(signal, variant)
     return allowed
+
+
+def redeal_hand(variant: Variant) -> int:
+    """Index of the hand nobody keeps as a first deal (4-5-6-7 with the redeal switch), or -1."""
+    if not variant.redeal_4567:
+        return -1
+    from musstats.cards import parse_hand
+
+    return hand_tables(variant).index_of(parse_hand("4 5 6 7"))
+
+
+def check_not_redealt(variant: Variant, user: int) -> None:
+    """MusError when the user's own hand would be shown and replaced (4-5-6-7 redeal)."""
+    if user == redeal_hand(variant) >= 0:
+        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus, "
+                       "so it is never played; ask about the new hand instead")
+
+
+def redeal_allowed(variant: Variant, user: int, allowed: np.ndarray | None) -> np.ndarray | None:
+    """``allowed`` with first-dealt 4-5-6-7 removed for every other seat (unchanged without the switch)."""
+    h = redeal_hand(variant)
+    if h < 0:
+        return allowed
+    check_not_redealt(variant, user)
+    out = np.ones((4, hand_tables(variant).n_hands), bool) if allowed is None else allowed.copy()
+    out[:, h] = False
+    return out

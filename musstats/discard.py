@@ -9,6 +9,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from musstats.cards import Card, parse_cards, parse_hand
+from musstats.conditions import check_not_redealt, redeal_hand
 from musstats.errors import MusError
 from musstats.hands import LANCES, hand_tables
 from musstats.policies import KEEP_ALL, cut_flags, get_policy, keep_mask_for, keep_options, visto_policy
@@ -78,13 +79,6 @@ def _user_cards(cards: list[Card], variant: Variant) -> tuple[np.ndarray, np.nda
     return np.array(used, np.int64), unseen
 
 
-def _no_hand(variant: Variant) -> int:
-    """Hand index that no other player keeps as a first deal (4-5-6-7 redeal), or -1."""
-    if not variant.redeal_4567:
-        return -1
-    return hand_tables(variant).index_of(parse_hand("4 5 6 7"))
-
-
 def evaluate_keeps(
     cards: list[Card],
     seat: int,
@@ -128,7 +122,7 @@ def evaluate_keeps(
     pol_visto = visto_policy(policy, variant) if visto else policy
     reject = np.zeros((4, t.n_hands), np.int64)
     if variant.redeal_4567:
-        reject[:, _no_hand(variant)] = 1
+        reject[:, redeal_hand(variant)] = 1
     if others_ask:
         reject[cut_flags(variant)] = 1
     acc, tot, cross, attempts = keep_sets_eval(seeds, per, user, unseen, seat, masks,
@@ -167,7 +161,7 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
     seeds = chunk_states(seed, n_chunks)
     return _kernel(seeds, per, offsets, np.ascontiguousarray(pol, np.int64), rounds, deck_ids(variant),
-                   t.n_classes, t.idx4.astype(np.int64), _no_hand(variant))
+                   t.n_classes, t.idx4.astype(np.int64), redeal_hand(variant))
 
 
 # ------------------------------------------------------------------ public API
@@ -226,8 +220,7 @@ def _options(cards: list[Card], v: Variant, keep) -> tuple[list, int | None]:
     """The user's distinct keep-sets (with "change nothing" in mus visto) and the mask of ``keep``."""
     t = hand_tables(v)
     h = t.index_of(cards)
-    if v.redeal_4567 and h == _no_hand(v):
-        raise MusError("with --redeal-4567 a hand of 4-5-6-7 is shown and replaced before the mus")
+    check_not_redealt(v, h)
     opts = keep_options(h, v)
     if v.mus_visto:  # in the visto round a player may change nothing
         opts = opts + [(KEEP_ALL, tuple(int(c) for c in t.cls4[h]), "all (change nothing)")]

@@ -106,7 +106,7 @@ def lance_probability(hand, seat: int, lance: str, variant, declared: str | None
     MusError when the lance can never be bet under the conditions (pares/juego never
     contested, punto never played).
     """
-    from musstats.conditions import build_allowed
+    from musstats.conditions import build_allowed, redeal_allowed
     from musstats.exact import ALL_STATS
     from musstats.hands import hand_tables
     from musstats.jokers import showdown_counts
@@ -115,10 +115,7 @@ def lance_probability(hand, seat: int, lance: str, variant, declared: str | None
     if variant.ten_kings and (declared or signal):
         raise MusError("--declared and --signal are not available with ten kings")
     allowed = build_allowed(variant, t.index_of(list(hand)), seat, declared, signal)
-    if variant.redeal_4567:
-        from musstats.api import _no_4567
-
-        allowed = _no_4567(variant, t.index_of(list(hand)), allowed)
+    allowed = redeal_allowed(variant, t.index_of(list(hand)), allowed)
     # exact fractions for the plain game; Monte Carlo frequencies with ten kings
     counts, totals = showdown_counts(list(hand), variant, seats=(seat,), allowed=allowed)
     li = LANCES.index(lance)

@@ -139,6 +139,7 @@ def parse_seats(seat: str | int | Iterable | None) -> tuple[int, ...]:
 def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
     """The rows of hand index ``h``, one per seat of ``job.seats``."""
     from musstats.discard import evaluate_keeps
+    from musstats.conditions import redeal_allowed, redeal_hand
     from musstats.exact import ALL_STATS
     from musstats.jokers import showdown_counts
     from musstats.policies import keep_options
@@ -147,13 +148,9 @@ def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
     v = job.variant
     t = hand_tables(v)
     cards = hand_cards(h, v)
-    allowed = None
-    if v.redeal_4567:
-        from musstats.api import _no_4567
-
-        if t.labels[h] == "7 6 5 4":
-            return []  # shown and replaced before the mus: never played
-        allowed = _no_4567(v, h, None)
+    if h == redeal_hand(v) >= 0:
+        return []  # shown and replaced before the mus: never played
+    allowed = redeal_allowed(v, h, None)
     # exact for the plain game; Monte Carlo (fixed seed) when jokers must be fixed per deal
     counts, totals = showdown_counts(cards, v, seats=job.seats, allowed=allowed, seed=job.seed)
     i_team, i_self, i_played, i_cont, i_ev, i_tc = (ALL_STATS.index(s) for s in (
