@@ -21,10 +21,10 @@ import time
 import numba
 
 from musstats import Variant
-from musstats.cards import parse_hand
-from musstats.exact import exact_counts
-from musstats.hands import hand_tables
-from musstats.strategy import hand_cards
+from musstats.rules.cards import parse_hand
+from musstats.engines.exact import exact_counts
+from musstats.tables.hands import hand_tables
+from musstats.analysis.discard_table import hand_cards
 
 
 def median_time(fn, reps: int) -> float:

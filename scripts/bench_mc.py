@@ -1,7 +1,7 @@
 """Benchmark of the Monte Carlo engine: showdown deals per second.
 
 One deal = the unseen cards dealt to the three other seats and all five lances evaluated
-for all four hands (the full work of ``musstats.montecarlo.simulate``).  Measured in one
+for all four hands (the full work of ``musstats.engines.montecarlo.simulate``).  Measured in one
 run, median of a few repetitions:
 
 * the numba kernel through ``simulate`` at 2 threads (fewer if the machine has fewer);
@@ -23,10 +23,10 @@ import time
 
 import numpy as np
 
-from musstats.cards import parse_hand
-from musstats.hands import hand_tables
-from musstats.montecarlo import simulate
-from musstats.variant import Variant
+from musstats.rules.cards import parse_hand
+from musstats.tables.hands import hand_tables
+from musstats.engines.montecarlo import simulate
+from musstats.rules.variant import Variant
 
 HAND = "R C 7 4"
 SEAT = 1

@@ -18,10 +18,10 @@ import time
 import numba
 
 from musstats import Variant
-from musstats.cards import parse_hand
-from musstats.discard import evaluate_keeps
-from musstats.hands import hand_tables
-from musstats.policies import get_policy, keep_options
+from musstats.rules.cards import parse_hand
+from musstats.analysis.discard import evaluate_keeps
+from musstats.tables.hands import hand_tables
+from musstats.tables.policies import get_policy, keep_options
 
 
 def main() -> None:

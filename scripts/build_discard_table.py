@@ -12,9 +12,9 @@ import argparse
 import os
 import time
 
-from musstats.policies import table_path
-from musstats.strategy import build_table, cut_flags_for, save_table
-from musstats.variant import make_variant
+from musstats.tables.policies import table_path
+from musstats.analysis.discard_table import build_table, cut_flags_for, save_table
+from musstats.rules.variant import make_variant
 
 
 def main() -> None:
@@ -33,7 +33,7 @@ def main() -> None:
     if a.cut_only:
         import numpy as np
 
-        from musstats.strategy import StrategyTable, Sweep
+        from musstats.analysis.discard_table import StrategyTable, Sweep
 
         with np.load(out) as z:
             data = {k: z[k] for k in z.files}
@@ -48,7 +48,7 @@ def main() -> None:
         return
     runner = None
     if a.scheduler:
-        from musstats.distributed import dask_runner
+        from musstats.engines.distributed import dask_runner
 
         runner = dask_runner(a.scheduler)
     t0 = time.perf_counter()

@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from musstats.errors import MusError  # noqa: E402
+from musstats.base.errors import MusError  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,16 +34,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     a = ap.parse_args(argv)
 
-    from musstats import report
+    from musstats.output import report
 
     runner = None
     if a.scheduler:
-        from musstats.distributed import dask_table_runner
+        from musstats.engines.distributed import dask_table_runner
 
         runner = dask_table_runner(a.scheduler)
     factory = None
     if not a.quiet and sys.stderr.isatty():
-        from musstats.commands.table import progress_bar
+        from musstats.cli.table import progress_bar
 
         def factory(label):
             return progress_bar(True, label)

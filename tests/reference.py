@@ -1,6 +1,6 @@
 """Slow, obviously-correct references written from RULES.md, independent of musstats' tables.
 
-Cards are described here from scratch (no musstats.variant / musstats.hands): a card is
+Cards are described here from scratch (no musstats.rules.variant / musstats.tables.hands): a card is
 its effective rank (higher = better at grande) and its points.  Deals of the other three
 hands are enumerated as multisets of card kinds weighted by card combinations.
 """

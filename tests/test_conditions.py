@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from musstats import MusError, Variant
-from musstats.api import compute_odds
-from musstats.cards import parse_hand
-from musstats.conditions import SIGNALS, build_allowed, signal_mask
-from musstats.exact import ALL_STATS as STATS, exact_fractions
-from musstats.hands import LANCES, hand_tables
+from musstats.analysis.odds import compute_odds
+from musstats.rules.cards import parse_hand
+from musstats.rules.conditions import SIGNALS, build_allowed, signal_mask
+from musstats.engines.exact import ALL_STATS as STATS, exact_fractions
+from musstats.tables.hands import LANCES, hand_tables
 
 import reference as ref  # noqa: E402
 

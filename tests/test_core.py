@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musstats import MusError, Variant
-from musstats.cards import parse_cards, parse_hand
-from musstats.hands import CHICA, GRANDE, JUEGO, PARES, PUNTO, hand_tables
-from musstats.variant import make_variant
+from musstats.rules.cards import parse_cards, parse_hand
+from musstats.tables.hands import CHICA, GRANDE, JUEGO, PARES, PUNTO, hand_tables
+from musstats.rules.variant import make_variant
 
 import reference as ref  # noqa: E402
 
@@ -60,7 +60,7 @@ def test_parse_errors(text, fragment):
 
 
 def test_five_physical_copies_rejected():
-    from musstats.cards import check_physical
+    from musstats.rules.cards import check_physical
     with pytest.raises(MusError, match="deck holds 4"):
         check_physical(parse_cards("7 7 7 7 7"))
 

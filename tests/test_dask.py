@@ -10,12 +10,12 @@ pytest.importorskip("dask.distributed")
 
 from dask.distributed import LocalCluster  # noqa: E402
 
-from musstats.distributed import connect, dask_runner, dask_table_runner  # noqa: E402
-from musstats.errors import MusError  # noqa: E402
-from musstats.game import game_model  # noqa: E402
-from musstats.strategy import build_table  # noqa: E402
-from musstats.tablegen import strategy_table  # noqa: E402
-from musstats.variant import Variant  # noqa: E402
+from musstats.engines.distributed import connect, dask_runner, dask_table_runner  # noqa: E402
+from musstats.base.errors import MusError  # noqa: E402
+from musstats.analysis.game import game_model  # noqa: E402
+from musstats.analysis.discard_table import build_table  # noqa: E402
+from musstats.analysis.table import strategy_table  # noqa: E402
+from musstats.rules.variant import Variant  # noqa: E402
 
 
 @pytest.fixture(scope="module")

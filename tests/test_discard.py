@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from musstats import Variant
-from musstats.cards import Card, parse_cards, parse_hand
+from musstats.rules.cards import Card, parse_cards, parse_hand
 from musstats.cli import main
-from musstats.discard import best_discards, deck_ids, evaluate_keeps
-from musstats.exact import exact_table
-from musstats.hands import hand_tables
-from musstats.policies import KEEP_ALL, get_policy, heuristic_policy, keep_mask_for, keep_options
-from musstats.strategy import best_response, build_table
+from musstats.analysis.discard import best_discards, deck_ids, evaluate_keeps
+from musstats.engines.exact import exact_table
+from musstats.tables.hands import hand_tables
+from musstats.tables.policies import KEEP_ALL, get_policy, heuristic_policy, keep_mask_for, keep_options
+from musstats.analysis.discard_table import best_response, build_table
 
 V = Variant()
 
@@ -33,7 +33,7 @@ def _kernel_state(seed=0):
 
 
 def _run(hands, stock, n_stock, pile, owner, n_pile, first, rounds, masks, seed=1):
-    from musstats._mus_kernel import mus_rounds
+    from musstats._kernels.mus import mus_rounds
 
     t = hand_tables(V)
     policy = np.array([np.full(t.n_hands, m, np.int64) for m in masks])
@@ -85,7 +85,7 @@ def test_reshuffle_with_several_players_owed_uses_all_discards():
 def test_single_discard_draws_are_hypergeometric():
     # mano holds R R 7 A and keeps R R; nobody else changes cards.  His final hand is
     # R R plus 2 cards drawn from the 36 unseen: R 6, C 4, S 4, 7 3, 6 4, 5 4, 4 4, A 7.
-    from musstats._mus_kernel import mus_rounds
+    from musstats._kernels.mus import mus_rounds
 
     t = hand_tables(V)
     cards = parse_hand("R R 7 A")
@@ -244,8 +244,8 @@ def test_discard_and_mus_json(capsys):
 def test_cutting_given_the_others_ask_is_the_exact_conditional_showdown():
     # "cut" on the deals in which the other three ask for mus = the exact showdown with the
     # other seats restricted to hands they would not cut with (the exact engine's masks)
-    from musstats._mus_kernel import NO_MUS
-    from musstats.policies import cut_flags
+    from musstats._kernels.mus import NO_MUS
+    from musstats.tables.policies import cut_flags
 
     cards = parse_hand("C S 5 A")
     t = hand_tables(V)
@@ -257,7 +257,7 @@ def test_cutting_given_the_others_ask_is_the_exact_conditional_showdown():
         assert np.all(np.abs(ev.ev[0] - ex[:, 4]) <= 4 * ev.ev_se[0] + 1e-12), seat
         assert np.all(np.abs(ev.p_team[0] - ex[:, 0]) <= 4 * np.sqrt(ex[:, 0] * (1 - ex[:, 0]) / 200_000) + 1e-12)
     # the share of kept deals is P(no other seat holds a cut hand), from the exact engine's totals
-    from musstats.exact import exact_counts
+    from musstats.engines.exact import exact_counts
 
     _, tot_all = exact_counts(cards, V, seats=(3,))  # the last ev above is postre's
     _, tot_ok = exact_counts(cards, V, seats=(3,), allowed=~cut_flags(V))
@@ -275,7 +275,7 @@ def test_deals_after_mus_match_a_plain_python_mus_round():
     # Independent bookkeeping: shuffle 40 cards, deal 4 x 4, each seat in turn throws what
     # the policy says and draws from the top of the stock.  Compare the frequencies of
     # pares and juego after the round with the kernel's deals.
-    from musstats.discard import deals_after_mus
+    from musstats.analysis.discard import deals_after_mus
 
     t = hand_tables(V)
     policy, _ = get_policy("reyes-pairs", V)
@@ -309,7 +309,7 @@ def test_deals_after_mus_match_a_plain_python_mus_round():
 
 def test_partial_shuffle_is_uniform_on_the_drawn_positions():
     # shuffling the last 2 of 5 positions must give each of the 20 ordered pairs with p = 1/20
-    from musstats._mus_kernel import _shuffle
+    from musstats._kernels.mus import _shuffle
 
     st = np.random.SeedSequence(1).generate_state(4, np.uint64)
     n = 40_000

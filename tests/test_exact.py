@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musstats import Variant
-from musstats.cards import parse_cards, parse_hand
-from musstats.exact import ALL_STATS as STATS, exact_counts, exact_fractions, exact_table
-from musstats.hands import LANCES
+from musstats.rules.cards import parse_cards, parse_hand
+from musstats.engines.exact import ALL_STATS as STATS, exact_counts, exact_fractions, exact_table
+from musstats.tables.hands import LANCES
 
 import reference as ref  # noqa: E402
 

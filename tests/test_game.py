@@ -18,17 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as ref
-from musstats.errors import MusError
-from musstats.game import (
+from musstats.base.errors import MusError
+from musstats.analysis.game import (
     Outcomes,
     deals_as_dealt,
     game_model,
     paso_outcomes,
     win_probabilities,
 )
-from musstats.hands import hand_tables
-from musstats.cards import parse_hand
-from musstats.variant import Variant
+from musstats.tables.hands import hand_tables
+from musstats.rules.cards import parse_hand
+from musstats.rules.variant import Variant
 from helpers import run_cli as _run  # noqa: E402
 
 
@@ -330,7 +330,7 @@ def test_disk_cache(_cache):
     files = list(_cache.glob("paso-outcomes-*4-reyes*-30000-123.npz"))
     assert len(files) == 1
     assert "simulate_s" in m1.timings
-    from musstats import game
+    from musstats.analysis import game
 
     game._MEMO.clear()
     m2 = game_model(Variant(deck="4-reyes", target=30), deals=30_000, seed=123)
@@ -346,7 +346,7 @@ def test_disk_cache(_cache):
 
 def test_cache_off(monkeypatch, tmp_path):
     monkeypatch.setenv("MUSSTATS_CACHE", "off")
-    from musstats import game
+    from musstats.analysis import game
 
     assert game.cache_dir() is None
     game_model(Variant(), deals=2000, seed=77)

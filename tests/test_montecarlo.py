@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from musstats import montecarlo as mc
-from musstats.cards import parse_cards, parse_hand
-from musstats.errors import MusError
-from musstats.exact import STATS, exact_counts, exact_table
-from musstats.hands import LANCES, hand_tables
-from musstats.montecarlo import CHUNK, McResult, simulate
-from musstats.variant import Variant
+from musstats.engines import montecarlo as mc
+from musstats.rules.cards import parse_cards, parse_hand
+from musstats.base.errors import MusError
+from musstats.engines.exact import STATS, exact_counts, exact_table
+from musstats.tables.hands import LANCES, hand_tables
+from musstats.engines.montecarlo import CHUNK, McResult, simulate
+from musstats.rules.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 CONT = STATS.index("p_contested")
@@ -112,10 +112,10 @@ def test_certain_outcomes_have_zero_se():
 
 _SNIPPET = """
 import json, numpy as np
-from musstats.cards import parse_hand, parse_cards
-from musstats.montecarlo import simulate
-from musstats.hands import hand_tables
-from musstats.variant import Variant
+from musstats.rules.cards import parse_hand, parse_cards
+from musstats.engines.montecarlo import simulate
+from musstats.tables.hands import hand_tables
+from musstats.rules.variant import Variant
 out = {}
 h = parse_hand("R C 7 4")
 r = simulate(h, 1, trials=1_234_567, seed=42)
@@ -191,7 +191,7 @@ def test_standard_errors_from_counts():
 
 @pytest.mark.parametrize("variant", [V8, V4, Variant(juego_real="sota-oros")])
 def test_weight_sums_identify_every_hand(variant):
-    from musstats._mc_kernel import sum_index
+    from musstats._kernels.mc import sum_index
 
     t = hand_tables(variant)
     weights, by_sum = sum_index(t.cls4, t.n_classes)
@@ -201,7 +201,7 @@ def test_weight_sums_identify_every_hand(variant):
 
 
 def test_import_does_not_load_numba():
-    code = "import sys, musstats.montecarlo; print('numba' in sys.modules)"
+    code = "import sys, musstats.engines.montecarlo; print('numba' in sys.modules)"
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert res.stdout.strip() == "False", res.stderr
 
@@ -258,7 +258,7 @@ def test_interrupt_before_any_result_propagates(monkeypatch):
 
 _CTRL_C_CHILD = """
 import sys
-from musstats.montecarlo import simulate
+from musstats.engines.montecarlo import simulate
 simulate("R C 7 4", 1, trials=1000, seed=1)  # load the kernel first
 print("ready", flush=True)
 r = simulate("R C 7 4", 1, trials=2_000_000_000, seed=1)

@@ -10,11 +10,11 @@ from math import comb, prod
 import pytest
 
 import reference as ref
-from musstats.cards import parse_hand
-from musstats.errors import MusError
-from musstats.game import GameModel, Outcomes, win_probabilities
-from musstats.ordago import break_evens, decide, lance_probability, ordago, parse_lance, parse_score
-from musstats.variant import Variant
+from musstats.rules.cards import parse_hand
+from musstats.base.errors import MusError
+from musstats.analysis.game import GameModel, Outcomes, win_probabilities
+from musstats.analysis.ordago import break_evens, decide, lance_probability, ordago, parse_lance, parse_score
+from musstats.rules.variant import Variant
 from helpers import run_cli as _run  # noqa: E402
 
 

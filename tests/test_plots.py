@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from musstats import plots
-from musstats.errors import MusError
-from musstats.game import game_model
-from musstats.tablegen import strategy_table
-from musstats.variant import Variant
+from musstats.output import plots
+from musstats.base.errors import MusError
+from musstats.analysis.game import game_model
+from musstats.analysis.table import strategy_table
+from musstats.rules.variant import Variant
 from helpers import run_cli as _run  # noqa: E402
 
 
@@ -31,7 +31,7 @@ def table(model):
 
 @pytest.fixture(scope="module")
 def table_csv(table, tmp_path_factory):
-    from musstats.io import write_frame
+    from musstats.base.files import write_frame
 
     return str(write_frame(table, tmp_path_factory.mktemp("tab") / "t.csv"))
 
@@ -158,7 +158,7 @@ def test_heatmap_order_and_grid(table):
     # grande: the hand index is already grande order (R R R R first)
     assert plots.hand_order(v, "grande", [5, 0, 3]) == [0, 3, 5]
     # chica: A A A A is the best chica hand
-    from musstats.hands import hand_tables
+    from musstats.tables.hands import hand_tables
 
     t = hand_tables(v)
     best_chica = plots.hand_order(v, "chica", range(t.n_hands))[0]

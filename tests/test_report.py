@@ -1,4 +1,4 @@
-"""The report build (scripts/make_report.py → musstats.report), restricted to a few hands."""
+"""The report build (scripts/make_report.py → musstats.output.report), restricted to a few hands."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from musstats import report
-from musstats.game import game_model
-from musstats.tablegen import strategy_table
-from musstats.variant import Variant
+from musstats.output import report
+from musstats.analysis.game import game_model
+from musstats.analysis.table import strategy_table
+from musstats.rules.variant import Variant
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 SMALL = dict(hands="R R R A, 7 7 A A, R C 6 4", trials=500, seed=5, game_deals=100_000, example_trials=5000)

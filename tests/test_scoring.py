@@ -1,4 +1,4 @@
-"""Tests of musstats.scoring (issue 5).
+"""Tests of musstats.engines.scoring (issue 5).
 
 Every expected value below comes from RULES.md or from the arithmetic written
 in the comment beside it, never from running the code.
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musstats.cards import Card, parse_hand
-from musstats.errors import MusError
-from musstats.hands import hand_tables
-from musstats.scoring import (
+from musstats.rules.cards import Card, parse_hand
+from musstats.base.errors import MusError
+from musstats.tables.hands import hand_tables
+from musstats.engines.scoring import (
     Bet,
     HandScore,
     lance_winners,
@@ -25,7 +25,7 @@ from musstats.scoring import (
     paso_stones_jit,
     score_hand,
 )
-from musstats.variant import Variant
+from musstats.rules.variant import Variant
 
 V40 = Variant()
 V30 = Variant(target=30)

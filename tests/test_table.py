@@ -15,13 +15,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from musstats.cards import parse_hand
-from musstats.errors import MusError
-from musstats.exact import exact_table
-from musstats.game import game_model
-from musstats.io import atomic_write_text, read_frame, write_frame
-from musstats.tablegen import COLUMNS, parse_hands, strategy_table
-from musstats.variant import Variant
+from musstats.rules.cards import parse_hand
+from musstats.base.errors import MusError
+from musstats.engines.exact import exact_table
+from musstats.analysis.game import game_model
+from musstats.base.files import atomic_write_text, read_frame, write_frame
+from musstats.analysis.table import COLUMNS, parse_hands, strategy_table
+from musstats.rules.variant import Variant
 from helpers import run_cli as _run  # noqa: E402
 
 
@@ -83,7 +83,7 @@ def test_full_table_deal_frequencies_and_reference_figures(full_mano):
     assert len(df) == 330 and df["hand_index"].tolist() == list(range(330))
     assert df["deal_freq"].sum() == pytest.approx(1.0, abs=1e-12)
     # RULES.md reference figures (8 reyes): any pares 56.58 %, juego 26.75 %, punto 30 3.31 %
-    from musstats.hands import hand_tables
+    from musstats.tables.hands import hand_tables
 
     t = hand_tables(Variant())
     pares = df["hand_index"].map(lambda h: t.pares_cat[h] > 0)
@@ -120,7 +120,7 @@ def test_full_table_team_symmetry(full):
 
 
 def test_ordago_columns(small, model8):
-    from musstats.ordago import break_evens, lance_probability
+    from musstats.analysis.ordago import break_evens, lance_probability
 
     v = Variant()
     for hand, seat_i, seat in (("R R R A", 0, "mano"), ("7 7 A A", 3, "postre"), ("R C 6 4", 1, "second")):
@@ -149,7 +149,7 @@ def test_ordago_columns(small, model8):
 
 
 def test_discard_columns_agree_with_best_discards(small):
-    from musstats.discard import best_discards
+    from musstats.analysis.discard import best_discards
 
     for hand, seat in (("R C 6 4", "mano"), ("7 7 A A", "postre")):
         row = small[(small["hand"] == hand) & (small["seat"] == seat)].iloc[0]
@@ -231,7 +231,7 @@ def test_atomic_write_failure_keeps_previous_file(small, tmp_path, monkeypatch, 
 
 
 def test_atomic_write_json_serializer_failure(small, tmp_path, monkeypatch):
-    import musstats.io as mio
+    import musstats.base.files as mio
 
     target = tmp_path / "t.json"
     write_frame(small, target)

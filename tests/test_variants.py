@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 from musstats import MusError, Variant
-from musstats.api import compute_odds
-from musstats.cards import parse_cards, parse_hand
+from musstats.analysis.odds import compute_odds
+from musstats.rules.cards import parse_cards, parse_hand
 from musstats.cli import main
-from musstats.discard import deals_after_mus, deck_ids
-from musstats.exact import exact_table
-from musstats.hands import hand_tables
-from musstats.jokers import joker_tables, lance_table
-from musstats.policies import KEEP_ALL, visto_policy
-from musstats.variant import make_variant
+from musstats.analysis.discard import deals_after_mus, deck_ids
+from musstats.engines.exact import exact_table
+from musstats.tables.hands import hand_tables
+from musstats.engines.jokers import joker_tables, lance_table
+from musstats.tables.policies import KEEP_ALL, visto_policy
+from musstats.rules.variant import make_variant
 
 import reference as ref  # noqa: E402
 
@@ -46,7 +46,7 @@ def test_chosen_identity_is_the_one_hand_calculation_prefers():
     #   duples beat the two pars), juego -3 (postre's 31 beats 40): total +2.
     # J as A (R R R A, 31): grande +1, chica +1 (third: A-5 beats mano's A-R), pares +2
     #   (medias), juego +3 (mano's 31 wins the tie with postre's 31): total +7.  So: as.
-    from musstats._eval_kernel import resolve
+    from musstats._kernels.showdown import resolve
 
     t, jt = hand_tables(TK), joker_tables(TK)
     hands = ["R R R S/o", "4 4 5 6", "7 6 5 A", "C C 7 4"]
@@ -124,7 +124,7 @@ def test_redeal_no_first_dealt_4567_survives():
     t = hand_tables(PLAIN)
     h4567 = t.index_of(parse_hand("4 5 6 7"))
     keep_all = np.full((4, t.n_hands), KEEP_ALL, np.uint8)
-    from musstats import discard
+    from musstats.analysis import discard
 
     # with nobody changing cards the final hands are the first-dealt hands
     orig = discard.get_policy
@@ -151,7 +151,7 @@ def test_redeal_odds_condition_the_other_hands():
 
 
 def test_mus_visto_keeps_a_hand_one_would_cut_with():
-    from musstats._mus_kernel import mus_rounds
+    from musstats._kernels.mus import mus_rounds
 
     t = hand_tables(PLAIN)
     pol = visto_policy(np.zeros((4, t.n_hands), np.uint8))
@@ -224,8 +224,8 @@ def test_every_command_takes_the_switches(capsys):
 def test_ten_kings_in_game_ordago_and_table(capsys):
     import json
 
-    from musstats.game import paso_outcomes
-    from musstats.jokers import resolve_deals
+    from musstats.analysis.game import paso_outcomes
+    from musstats.engines.jokers import resolve_deals
 
     # deals without jokers resolve to the same plain hands
     t, p = hand_tables(TK), hand_tables(PLAIN)

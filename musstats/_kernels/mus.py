@@ -1,0 +1,282 @@
+"""Numba kernels of the mus phase: deal, discards by policy lookup, draws with the
+reshuffle rule of RULES.md, and the showdown of the final hands (private; see
+musstats.analysis.discard).
+
+Cards are physical ids 0..39 (``card_class`` maps them to class ids), so that the
+bookkeeping of stock, hands and discards can be checked card by card.  A keep mask
+is 4 bits over the hand's cards sorted by class, highest first (``cls4`` order):
+bit i set = keep card i.  15 (keep all) means "change nothing" (mus visto).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from musstats._kernels.showdown import _showdown, resolve
+from musstats._kernels.rng import M32 as _M32
+from musstats._kernels.rng import bounded as _bounded
+from musstats._kernels.rng import next64 as _next
+from musstats._kernels.rng import seed_state as _seed_state
+
+# columns per keep-set and lance
+WIN, EV_SUM, EV_SQ = range(3)
+N_COL = 3
+#: keep mask meaning "the user cuts the mus": nobody changes cards
+NO_MUS = 16
+
+
+@njit(cache=True, inline="always")
+def _shuffle(a, n, st, m=-1):
+    """Uniform Fisher–Yates shuffle of a[0:n] in place; with ``m`` only the last ``m``
+    positions (a[n-m:n]) are drawn, which is all a partial deal needs."""
+    lo = 0 if m < 0 else max(n - m - 1, 0)
+    i = n - 1
+    while i > lo:
+        r = _next(st)
+        j = _bounded(r & _M32, i + 1, st)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+        if i > lo:
+            j = _bounded(r >> np.uint64(32), i + 1, st)
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
+            i -= 1
+
+
+@njit(cache=True, inline="always")
+def _sorted_hand(cards4, card_class, out):
+    """Copy the 4 card ids into ``out`` sorted by class id, highest first."""
+    for i in range(4):
+        out[i] = cards4[i]
+    for i in range(1, 4):
+        c = out[i]
+        j = i - 1
+        while j >= 0 and card_class[out[j]] < card_class[c]:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = c
+
+
+@njit(cache=True, inline="always")
+def _hand_index(cards4, card_class, k_cls, idx4):
+    return idx4[((card_class[cards4[0]] * k_cls + card_class[cards4[1]]) * k_cls
+                 + card_class[cards4[2]]) * k_cls + card_class[cards4[3]]]
+
+
+@njit(cache=True)
+def mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat, user_mask,
+               policy, card_class, k_cls, idx4, st):
+    """Play mus rounds ``first_round .. first_round + rounds - 1`` in place.
+
+    hands int64 [4, 4] card ids; stock[0:n_stock] is drawn from the top (index n_stock-1);
+    pile / pile_owner [40] hold the discards not in the stock (owner = seat*64 + round).
+    The user at ``seat`` keeps ``user_mask`` in round 0 and follows ``policy`` [4, H]
+    afterwards; other seats follow ``policy``.  Returns (n_stock, n_pile).
+    """
+    return _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat,
+                       user_mask, policy, card_class, k_cls, idx4, st, np.empty(4, np.int64),
+                       np.zeros(4, np.int64))
+
+
+@njit(cache=True)
+def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat, user_mask,
+                policy, card_class, k_cls, idx4, st, srt, need):
+    """:func:`mus_rounds` with its work arrays (``srt``, ``need``: int64 [4]) passed in."""
+    for r in range(first_round, first_round + rounds):
+        # everyone discards, in turn from mano (decisions depend only on one's own hand)
+        for q in range(4):
+            _sorted_hand(hands[q], card_class, srt)
+            if q == seat and r == 0:
+                mask = user_mask
+            else:
+                mask = policy[q, _hand_index(srt, card_class, k_cls, idx4)]
+            n_keep = 0
+            for i in range(4):
+                if mask & (1 << i):
+                    hands[q, n_keep] = srt[i]
+                    n_keep += 1
+                else:
+                    pile[n_pile] = srt[i]
+                    pile_owner[n_pile] = q * 64 + r
+                    n_pile += 1
+            need[q] = 4 - n_keep
+        # postre deals the replacements, in turn from mano
+        for q in range(4):
+            for k in range(4 - need[q], 4):
+                if n_stock == 0:
+                    # reshuffle the discards; if only this player still needs cards,
+                    # his own discards of this round stay out
+                    alone = True
+                    for q2 in range(q + 1, 4):
+                        if need[q2] > 0:
+                            alone = False
+                    keep_out = q * 64 + r if alone else -1
+                    m = 0
+                    for i in range(n_pile):
+                        if pile_owner[i] == keep_out:
+                            pile[m] = pile[i]
+                            pile_owner[m] = pile_owner[i]
+                            m += 1
+                        else:
+                            stock[n_stock] = pile[i]
+                            n_stock += 1
+                    n_pile = m
+                    _shuffle(stock, n_stock, st)
+                n_stock -= 1
+                hands[q, k] = stock[n_stock]
+    return n_stock, n_pile
+
+
+@njit(cache=True, parallel=True)
+def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
+                   card_class, k_cls, idx4, tab, n_opt, base, reject, visto, policy_visto):
+    """Evaluate each user keep mask on the same deals (common random numbers).
+
+    ``n_opt``/``base``: joker identity options per hand (ten kings; trivial otherwise), the
+    showdown uses ``tab`` rows of the plain hands.  A deal is dealt again when another
+    seat's first-dealt hand ``h`` has ``reject[seat, h]`` (the 4-5-6-7 redeal; the
+    condition that the others ask for mus).  With ``visto`` the keep masks are for a
+    mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed by
+    ``rounds`` ordinary rounds by ``policy``.  The mask ``NO_MUS`` (16) means the user cuts:
+    nobody changes cards (with ``visto`` the visto round still happens, the user keeping all).
+
+    Returns (acc int64 [chunks, n_keep, 5, 3] with per lance: team-best count, sum and
+    sum of squares of net stones; tot int64 [chunks, n_keep] sum of total net stones;
+    cross int64 [chunks, n_keep, n_keep] sum of products of the totals; attempts int64
+    [chunks] deals dealt, rejected ones included).
+    """
+    n_chunks = seeds.shape[0]
+    n_keep = keep_masks.shape[0]
+    n_unseen = unseen.shape[0]
+    acc = np.zeros((n_chunks, n_keep, 5, N_COL), np.int64)
+    tot = np.zeros((n_chunks, n_keep), np.int64)
+    cross = np.zeros((n_chunks, n_keep, n_keep), np.int64)
+    attempts = np.zeros(n_chunks, np.int64)
+    for ch in prange(n_chunks):
+        st = seeds[ch].copy()
+        st_round = np.empty(4, np.uint64)
+        rs = np.empty(4, np.uint64)
+        srt = np.empty(4, np.int64)
+        need = np.zeros(4, np.int64)
+        deck = unseen.copy()
+        hands0 = np.empty((4, 4), np.int64)
+        hands = np.empty((4, 4), np.int64)
+        stock = np.empty(40, np.int64)
+        pile = np.empty(40, np.int64)
+        owner = np.empty(40, np.int64)
+        hs = np.empty(4, np.int64)
+        net = np.empty(5, np.int64)
+        win = np.empty(5, np.int64)
+        totals = np.empty(n_keep, np.int64)
+        loc = np.zeros((n_keep, 5, N_COL), np.int64)
+        loc_tot = np.zeros(n_keep, np.int64)
+        loc_cross = np.zeros((n_keep, n_keep), np.int64)
+        # one round needs 12 dealt cards and at most 16 draws from the top of the stock
+        n_shuffle = 28 if rounds == 1 and not visto else -1
+        plain = np.empty(4, np.int64)
+        n_att = 0
+        hopeless = False
+        for t in range(chunk_trials[ch]):
+            redo = True
+            while redo:
+                n_att += 1
+                if t == 0 and n_att > 1_000_000:
+                    hopeless = True
+                    break
+                _shuffle(deck, n_unseen, st, n_shuffle)
+                # the shuffled cards are at the end of ``deck``: deal from there, the stock's
+                # top (drawn first) is just below the dealt cards
+                j = n_unseen
+                redo = False
+                for q in range(4):
+                    for i in range(4):
+                        if q == seat:
+                            hands0[q, i] = user_cards[i]
+                        else:
+                            j -= 1
+                            hands0[q, i] = deck[j]
+                    if q != seat and reject[q, _hand_index(hands0[q], card_class, k_cls, idx4)] != 0:
+                        redo = True
+            if hopeless:
+                break
+            # the reshuffles of this trial's mus rounds use their own stream, the same
+            # for every keep-set (common random numbers)
+            _seed_state(_next(st), st_round)
+            for k in range(n_keep):
+                for i in range(4):
+                    for q in range(4):
+                        hands[q, i] = hands0[q, i]
+                n_stock = j
+                for i in range(n_stock):
+                    stock[i] = deck[i]
+                for i in range(4):
+                    rs[i] = st_round[i]
+                n_pile = 0
+                cut = keep_masks[k] == NO_MUS
+                if visto:
+                    n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, 0, 0, 1, seat,
+                                                  15 if cut else keep_masks[k], policy_visto, card_class,
+                                                  k_cls, idx4, rs, srt, need)
+                if not cut:
+                    _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
+                                keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
+                for q in range(4):
+                    hs[q] = _hand_index(hands[q], card_class, k_cls, idx4)
+                resolve(hs, n_opt, base, tab, -1, 0, plain, net, win)
+                _showdown(plain, seat, tab, net, win)
+                s = 0
+                for lance in range(5):
+                    loc[k, lance, WIN] += win[lance]
+                    loc[k, lance, EV_SUM] += net[lance]
+                    loc[k, lance, EV_SQ] += net[lance] * net[lance]
+                    s += net[lance]
+                totals[k] = s
+                loc_tot[k] += s
+            for a in range(n_keep):
+                for b in range(a, n_keep):
+                    loc_cross[a, b] += totals[a] * totals[b]
+        acc[ch] = loc
+        tot[ch] = loc_tot
+        cross[ch] = loc_cross
+        attempts[ch] = -1 if hopeless else n_att
+    return acc, tot, cross, attempts
+
+
+@njit(cache=True, parallel=True)
+def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4, no_hand):
+    """Random deals from a full deck followed by ``rounds`` mus rounds in which every seat
+    discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4] in seat order.
+    No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal; -1 for none)."""
+    n_chunks = seeds.shape[0]
+    out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 4), np.int64)
+    for ch in prange(n_chunks):
+        st = seeds[ch].copy()
+        deck = np.arange(40).astype(np.int64)
+        hands = np.empty((4, 4), np.int64)
+        stock = np.empty(40, np.int64)
+        pile = np.empty(40, np.int64)
+        owner = np.empty(40, np.int64)
+        srt = np.empty(4, np.int64)
+        need = np.zeros(4, np.int64)
+        n_shuffle = 32 if rounds == 1 else -1  # 16 dealt + at most 16 drawn
+        for t in range(chunk_trials[ch]):
+            redo = True
+            while redo:
+                _shuffle(deck, 40, st, n_shuffle)
+                redo = False
+                for q in range(4):
+                    for i in range(4):
+                        hands[q, i] = deck[39 - 4 * q - i]
+                    if no_hand >= 0 and _hand_index(hands[q], card_class, k_cls, idx4) == no_hand:
+                        redo = True
+            for i in range(24):
+                stock[i] = deck[i]
+            _mus_rounds(hands, stock, 24, pile, owner, 0, 0, rounds, -1, 0, policy, card_class, k_cls,
+                        idx4, st, srt, need)
+            for q in range(4):
+                out[offsets[ch] + t, q] = _hand_index(hands[q], card_class, k_cls, idx4)
+    return out

@@ -1,0 +1,93 @@
+"""The ``musstats`` command line: parses, calls the API, formats.
+
+Heavy modules (numpy, numba, pandas) are imported inside the commands, so
+``musstats --help`` stays fast and never imports numba.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from musstats.base.errors import MusError
+
+#: one module per command (musstats.cli.<name>, defining the click command <name>), in help order;
+#: they import only click and light modules at import time, so ``--help`` never imports numba
+COMMANDS = ("odds", "discard", "mus", "ordago", "table", "plot", "game")
+#: Options that take several cards: ``--dead 7 7 R`` collects tokens up to the next option.
+VARIADIC_OPTIONS = ("--dead", "--keep")
+
+
+def _join_variadic(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in VARIADIC_OPTIONS:
+            j = i + 1
+            vals = []
+            while j < len(argv) and not argv[j].startswith("-"):
+                vals.append(argv[j])
+                j += 1
+            out += [tok, " ".join(vals)]
+            i = j
+        else:
+            out.append(tok)
+            i += 1
+    return out
+
+
+def _fail(msg: str) -> None:
+    click.echo(f"musstats: error: {msg}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="musstats")
+def cli() -> None:
+    """Odds engine for the Spanish card game Mus.
+
+    Hands are written as 4 cards: R C S 7 6 5 4 3 2 A (also RR3A, 12 11 10 1,
+    rey caballo sota ... as; a suit as S/o for sota de oros).
+    """
+
+
+def _register() -> None:
+    import importlib
+
+    for name in COMMANDS:
+        mod = importlib.import_module(f"musstats.cli.{name}")
+        cli.add_command(getattr(mod, name))
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: one clear line and exit status 2 on bad input."""
+    args = _join_variadic(list(sys.argv[1:] if argv is None else argv))
+    try:
+        cli.main(args=args, prog_name="musstats", standalone_mode=False)
+    except MusError as e:
+        _fail(str(e))
+    except click.UsageError as e:
+        if type(e).__name__.startswith("NoArgsIsHelp") and e.ctx is not None:
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+        _fail(e.format_message().replace("\n", " ") + hint)
+    except click.ClickException as e:
+        _fail(e.format_message().replace("\n", " "))
+    except click.exceptions.Abort:
+        click.echo("musstats: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("musstats: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:  # pragma: no cover
+        sys.exit(0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

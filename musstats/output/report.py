@@ -1,0 +1,222 @@
+"""The Markdown report (``make report`` → ``scripts/make_report.py`` → :func:`build_report`).
+
+For every deck variant: the full strategy table as CSV, a readable summary per seat,
+and charts (per-lance heatmaps, cut or mus, the game and its órdago break-evens, juego
+totals, one hand, one convergence run), written under ``out_dir`` with ``README.md`` as
+the entry point.  Everything is seeded, nothing depends on the clock or on a cache
+(the game models are rebuilt with ``cache=False``), so two builds give the same files.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.tables.hands import LANCES
+from musstats.base.files import atomic_write_text, frame_to_markdown, write_frame
+from musstats.rules.seats import SEATS
+
+#: charts of the report are this size (pixels at 100 dpi)
+CHART = (12.0, 6.0, 100.0)
+#: example hand, seat and lance for the hand, totals and convergence charts
+EXAMPLE = {"hand": "R R 7 A", "seat": "mano", "keep": "R R", "lance": "pares", "trials": 200_000, "seed": 1}
+#: decimals of the numbers in the report's CSV tables
+CSV_DECIMALS = 6
+#: the game model of the report (the default of ``musstats game``)
+GAME_DEALS, GAME_SEED = 4_000_000, 1
+SEAT_ES = {"mano": "Mano", "second": "Segundo (second)", "third": "Tercero (third)", "postre": "Postre"}
+LANCE_ES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
+
+
+def _pct(x: float, d: int = 1) -> str:
+    return "–" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{100 * x:.{d}f} %"
+
+
+def seat_table(df, seat: str):
+    """The readable per-seat summary: one row per hand."""
+    import pandas as pd
+
+    d = df[df["seat"] == seat]
+    out = pd.DataFrame({
+        "Hand": d["hand"],
+        "Dealt": [_pct(x, 3) for x in d["deal_freq"]],
+        **{LANCE_ES[lance]: [_pct(x) for x in d[f"p_team_{lance}"]] for lance in LANCES},
+        "EV cut": [f"{x:+.3f}" for x in d["ev_net_total"]],
+        "Best keep": d["best_keep"],
+        "Mus − cut": [f"{g:+.3f} ± {s:.3f}" for g, s in zip(d["mus_gain"], d["mus_gain_se"])],
+        "Advice": [a + (" (close)" if c else "") for a, c in zip(d["advice"], d["advice_close"])],
+        "Órdago at 0-0": d["ordago_call"],
+    })
+    return out
+
+
+def _overview(df) -> str:
+    import pandas as pd
+
+    from musstats.analysis.table import seat_summary
+
+    rows = []
+    be = df.drop_duplicates("seat").set_index("seat")
+    for s in seat_summary(df):
+        rows.append({"Seat": SEAT_ES[s["seat"]], "Hands to cut": f"{s['hands_cut']} of {s['hands']}",
+                     "Deals to cut": _pct(s["share_cut"]),
+                     "Mean EV, always cut": f"{s['mean_ev_cut']:+.3f}",
+                     "Mean EV, following the advice": f"{s['mean_ev_best']:+.3f}",
+                     "Órdago break-even: call": _pct(be.loc[s["seat"], "ordago_break_even_call"]),
+                     "accept": _pct(be.loc[s["seat"], "ordago_break_even_accept"])})
+    return frame_to_markdown(pd.DataFrame(rows))
+
+
+def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
+    a = df.attrs
+    disc = a["discard"]
+    pol = disc["others_discard_by"]
+    lines = [f"## {v.name}", ""]
+    if pol != "table":
+        lines += [f"> **Note:** the shipped discard strategy table for {v.name} was not available when this "
+                  f"report was built, so the other players discard by the `{pol}` heuristic. Rebuild it with "
+                  f"`python scripts/build_discard_table.py --variant {v.name}` and run `make report` again.", ""]
+    lines += [
+        f"{a['hands']} hands × {len(a['seats'])} seats; full table: [{csv_name}]({csv_name}) "
+        f"(columns described in `musstats/tablegen.py`).  Odds exact; after-mus EVs by Monte Carlo, "
+        f"{disc['trials_per_keep_set']:,} deals per keep-set, seed {disc['seed']}, the others discarding by "
+        f"`{pol}`; game model: {model.outcomes.deals:,} deals (seed {model.outcomes.seed}, {model.outcomes.source}).",
+        "",
+        "### Overview", "",
+        "Deal shares are weighted by how often each hand is dealt; *following the advice* takes, for each hand, "
+        "the better of cutting now and one mus round with the best keep-set.  An órdago at 0-0 pays when "
+        "P(win the lance) reaches the break-even to call (P(win the game) without it); accept one when it "
+        "exceeds the break-even to accept.", "",
+        _overview(df),
+        "### Cut or mus", "",
+        f"![cut or mus, {v.name}]({img['mus']})", "",
+        "### P(team) by lance, hand and seat", "",
+    ]
+    for lance in ("grande", "chica", "pares", "juego"):
+        lines += [f"![{LANCE_ES[lance]} heatmap, {v.name}]({img['heatmap-' + lance]})", ""]
+    lines += [
+        "### The game and the órdago", "",
+        f"![game, {v.name}]({img['game']})", "",
+        "### Juego and punto totals", "",
+        f"![totals of a dealt hand, {v.name}]({img['totals']})", "",
+        f"![totals of {EXAMPLE['hand']} keeping {EXAMPLE['keep']}, {v.name}]({img['totals-keep']})", "",
+        f"### One hand: {EXAMPLE['hand']} at {EXAMPLE['seat']}", "",
+        f"![{EXAMPLE['hand']}, {v.name}]({img['hand']})", "",
+        f"![convergence, {v.name}]({img['convergence']})", "",
+        "### Strategy by seat", "",
+        "P(team) per lance is exact (cutting now); *Mus − cut* is the gain of one mus round keeping *Best keep*; "
+        "*(close)* = within 2 standard errors; *Órdago at 0-0* lists the lances where calling pays.", "",
+    ]
+    for seat in [s for s in SEATS if s in set(df["seat"])]:
+        lines += [f"<details><summary>{SEAT_ES[seat]} — {v.name}</summary>", "",
+                  frame_to_markdown(seat_table(df, seat)), "</details>", ""]
+    return "\n".join(lines)
+
+
+def build_report(
+    out_dir: str | Path = "reports",
+    variants: Sequence[str] = ("8-reyes", "4-reyes"),
+    *,
+    hands=None,
+    trials: int | None = None,
+    seed: int | None = None,
+    game_deals: int = GAME_DEALS,
+    game_seed: int = GAME_SEED,
+    example_trials: int = EXAMPLE["trials"],
+    runner=None,
+    log: Callable[[str], None] | None = None,
+    progress_factory: Callable | None = None,
+) -> dict:
+    """Regenerate the report in ``out_dir``; returns the timings (seconds) by step.
+
+    ``hands``: restrict the tables (quick runs, tests).  The charts and CSVs of earlier
+    builds are removed first (``out_dir/img`` and ``out_dir/table-*.csv``).
+    """
+    from musstats.output import plots
+    from musstats.analysis import table as tablegen
+    from musstats.analysis.game import game_model
+    from musstats.rules.variant import make_variant
+
+    log = log or (lambda msg: None)
+    for name in variants:  # bad input fails before any work or any file is touched
+        tablegen.parse_hands(hands, make_variant(name))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if not out.is_dir():
+        raise MusError(f"cannot write the report into {str(out)!r}")
+    img_dir = out / "img"
+    if img_dir.exists():
+        shutil.rmtree(img_dir)
+    for old in out.glob("table-*.csv"):
+        old.unlink()
+    img_dir.mkdir()
+    trials = tablegen.DEFAULT_TRIALS if trials is None else trials
+    seed = tablegen.DEFAULT_SEED if seed is None else seed
+    timings: dict[str, float] = {}
+    sections = []
+    for name in variants:
+        v = make_variant(name)
+        t0 = time.perf_counter()
+        model = game_model(v, deals=game_deals, seed=game_seed, cache=False)
+        t1 = time.perf_counter()
+        log(f"{v.name}: game model {t1 - t0:.1f} s")
+        start = advance = None
+        close = None
+        if progress_factory is not None:
+            start, advance, close = progress_factory(f"{v.name} table")
+        try:
+            df = tablegen.strategy_table(v, hands=hands, trials=trials, seed=seed, model=model, runner=runner,
+                                         progress=advance, on_start=start)
+        finally:
+            if close:
+                close()
+        t2 = time.perf_counter()
+        timings[f"{v.name} table"] = t2 - t1
+        log(f"{v.name}: table of {len(df)} rows {t2 - t1:.1f} s")
+        csv_name = f"table-{v.name}.csv"
+        # 6 decimals: far below the Monte Carlo noise, and a third of the size of full precision
+        write_frame(df.round(CSV_DECIMALS), out / csv_name)
+        img: dict[str, str] = {}
+
+        def save(key: str, fig) -> None:
+            rel = f"img/{v.name}-{key}.png"
+            plots.save_figure(fig, out / rel)
+            img[key] = rel
+
+        save("mus", plots.plot_mus(df, v, size=CHART))
+        for lance in ("grande", "chica", "pares", "juego"):
+            save(f"heatmap-{lance}", plots.plot_heatmap(df, lance, v, size=CHART))
+        save("game", plots.plot_game(model, size=CHART))
+        save("totals", plots.plot_totals(plots.totals_distribution(v), size=CHART))
+        save("totals-keep", plots.plot_totals(plots.totals_distribution(v, cards=EXAMPLE["hand"],
+                                                                        keep=EXAMPLE["keep"]), size=CHART))
+        save("hand", plots.plot_hand(EXAMPLE["hand"], EXAMPLE["seat"], v, size=CHART))
+        conv = plots.convergence_data(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["lance"], v,
+                                      trials=example_trials, seed=EXAMPLE["seed"])
+        save("convergence", plots.plot_convergence(conv, size=CHART))
+        t3 = time.perf_counter()
+        timings[f"{v.name} charts"] = t3 - t2
+        timings[f"{v.name} game model"] = t1 - t0
+        log(f"{v.name}: charts {t3 - t2:.1f} s")
+        sections.append(_variant_section(v, df, img, csv_name, model))
+    head = [
+        "# musstats report: strategy tables and charts", "",
+        "Generated by `make report` (`scripts/make_report.py`); do not edit by hand — every file under "
+        "`reports/` is rebuilt from scratch with fixed seeds, so a rebuild gives the same content.", "",
+        "Rules: [RULES.md](../../shared/RULES.md) as implemented by musstats (game to 40, juego real off). "
+        "*EV* is expected net stones en paso (ours minus theirs, no betting); *P(team)*: our team holds the best "
+        "hand of the lance (pares, juego and punto only when the lance is played).  The mus advice compares "
+        "cutting now (exact) with one mus round in which we keep the best keep-set and the other three discard "
+        "by the strategy table (it assumes everybody says mus).  The órdago numbers are those of "
+        "`musstats ordago` at 0-0.", "",
+        "Variants: " + ", ".join(f"[{make_variant(n).name}](#{make_variant(n).name})" for n in variants) + ".", "",
+    ]
+    text = "\n".join(head) + "\n" + "\n".join(sections)
+    atomic_write_text(out / "README.md", text.rstrip("\n") + "\n")
+    timings["total"] = sum(timings.values())
+    return timings
