@@ -17,7 +17,7 @@ from musstats.rules.conditions import SIGNALS, build_allowed, signal_mask
 from musstats.engines.exact import ALL_STATS as STATS, exact_fractions
 from musstats.tables.hands import LANCES, hand_tables
 
-import reference as ref  # noqa: E402
+import naive as ref  # noqa: E402
 
 
 def _points(kinds, deck="8-reyes"):

@@ -11,7 +11,7 @@ from musstats.rules.cards import parse_cards, parse_hand
 from musstats.tables.hands import CHICA, GRANDE, JUEGO, PARES, PUNTO, hand_tables
 from musstats.rules.variant import make_variant
 
-import reference as ref  # noqa: E402
+import naive as ref  # noqa: E402
 
 V8 = Variant()
 V4 = Variant("4-reyes")

@@ -309,7 +309,7 @@ def test_deals_after_mus_match_a_plain_python_mus_round():
 
 def test_partial_shuffle_is_uniform_on_the_drawn_positions():
     # shuffling the last 2 of 5 positions must give each of the 20 ordered pairs with p = 1/20
-    from musstats._kernels.mus import _shuffle
+    from musstats._kernels.dealing import shuffle as _shuffle
 
     st = np.random.SeedSequence(1).generate_state(4, np.uint64)
     n = 40_000

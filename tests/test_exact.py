@@ -1,4 +1,4 @@
-"""Exact showdown engine against the slow independent reference (tests/reference.py)."""
+"""Exact showdown engine against the slow independent reference (tests/naive.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from musstats.rules.cards import parse_cards, parse_hand
 from musstats.engines.exact import ALL_STATS as STATS, exact_counts, exact_fractions, exact_table
 from musstats.tables.hands import LANCES
 
-import reference as ref  # noqa: E402
+import naive as ref  # noqa: E402
 
 
 def _kinds(text, deck):

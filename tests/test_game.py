@@ -1,7 +1,7 @@
 """The win-the-game model: outcome table, dynamic programming, cache, export, CLI.
 
 Expected values come from RULES.md, hand calculation, or independent plain-Python
-code (a recursive evaluation of the game, a simulation with tests/reference.py).
+code (a recursive evaluation of the game, a simulation with tests/naive.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference as ref
+import naive as ref
 from musstats.base.errors import MusError
 from musstats.analysis.game import (
     Outcomes,
@@ -216,7 +216,7 @@ def test_worked_example_outcome():
 
 
 def _reference_simulation(variant: str, n: int, seed: int):
-    """Deal physical cards with random.shuffle and score with tests/reference.py."""
+    """Deal physical cards with random.shuffle and score with tests/naive.py."""
     kinds = ref.deck(variant)
     deck = [k for k, (_, _, _, cnt) in enumerate(kinds) for _ in range(cnt)]
     assert len(deck) == 40

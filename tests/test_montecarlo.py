@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from musstats.engines import montecarlo as mc
+from musstats.engines.random import seed_states
 from musstats.rules.cards import parse_cards, parse_hand
 from musstats.base.errors import MusError
 from musstats.engines.exact import STATS, exact_counts, exact_table
@@ -170,10 +171,10 @@ def test_no_seed_reports_a_seed_that_reproduces_the_run():
 
 def test_chunk_seeds_come_from_seedsequence_spawn():
     kids = np.random.SeedSequence(123).spawn(3)
-    got = mc.chunk_seeds(123, 0, 3)
+    got = seed_states(123, 3)
     for i, kid in enumerate(kids):
         assert np.array_equal(got[i], kid.generate_state(4, np.uint64))
-    assert np.array_equal(mc.chunk_seeds(123, 2, 1)[0], got[2])
+    assert np.array_equal(seed_states(123, 1, 2)[0], got[2])
 
 
 def test_standard_errors_from_counts():

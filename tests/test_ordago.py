@@ -9,7 +9,7 @@ from math import comb, prod
 
 import pytest
 
-import reference as ref
+import naive as ref
 from musstats.rules.cards import parse_hand
 from musstats.base.errors import MusError
 from musstats.analysis.game import GameModel, Outcomes, win_probabilities

@@ -22,7 +22,6 @@ from musstats.engines.scoring import (
     lance_winners,
     paso_stones,
     paso_stones_batch,
-    paso_stones_jit,
     score_hand,
 )
 from musstats.rules.variant import Variant
@@ -479,10 +478,27 @@ def test_en_paso_total_property(deal, deck):
     assert hs.final_score == hs.stones
 
 
+def _expected_steps_en_paso(hands: list[list[Card]], deck: str) -> np.ndarray:
+    """Stones per count step and team [4, 2] en paso, from the rules text (no juego real)."""
+    ev = [_eval(h, deck) for h in hands]
+    out = np.zeros((4, 2), np.int64)
+    out[0, _first_best([e[0] for e in ev]) % 2] += 1
+    out[1, _first_best([e[1] for e in ev]) % 2] += 1
+    pw = _first_best([e[2][0] if e[2] else None for e in ev])
+    if pw is not None:
+        out[2, pw % 2] += sum(ev[s][2][1] for s in (pw % 2, pw % 2 + 2) if ev[s][2])
+    jw = _first_best([JUEGO_ORDER.index(e[3]) if e[3] >= 31 else None for e in ev])
+    if jw is None:
+        out[3, _first_best([e[3] for e in ev]) % 2] += 1
+    else:
+        out[3, jw % 2] += sum(3 if ev[s][3] == 31 else 2 for s in (jw % 2, jw % 2 + 2) if ev[s][3] >= 31)
+    return out
+
+
 @settings(max_examples=300, deadline=None)
 @given(deal=deals(), deck=st.sampled_from(["8-reyes", "4-reyes"]),
        jr=st.sampled_from(["off", "figure", "sota", "sota-oros"]))
-def test_njit_paso_agrees_with_score_hand(deal, deck, jr):
+def test_compiled_paso_count_agrees_with_score_hand_and_the_rules(deal, deck, jr):
     v = Variant(deck=deck, juego_real=jr)
     t = hand_tables(v)
     idx = [t.index_of(h) for h in deal]
@@ -490,24 +506,24 @@ def test_njit_paso_agrees_with_score_hand(deal, deck, jr):
     expected = np.zeros((4, 2), np.int64)
     for name, team, n, _ in hs.events:
         expected[min(("grande", "chica", "pares", "juego", "punto").index(name), 3), team] += n
-    fast = paso_stones_jit()
-    got = fast(idx[0], idx[1], idx[2], idx[3], t.key, t.value)
+    got = paso_stones(idx, v)
     assert got.shape == (4, 2)
     np.testing.assert_array_equal(got, expected)
-    np.testing.assert_array_equal(paso_stones(*idx, t.key, t.value), expected)
+    if jr == "off":
+        np.testing.assert_array_equal(got, _expected_steps_en_paso(deal, deck))
 
 
-def test_batch_paths_agree():
+def test_batch_count_agrees_with_the_rules_text():
     rng = np.random.default_rng(5)
     v = Variant()
     t = hand_tables(v)
-    rows = []
+    rows, hands = [], []
     for _ in range(200):
         order = rng.permutation(40)
-        rows.append([t.index_of([DECK[j] for j in order[4 * i: 4 * i + 4]]) for i in range(4)])
-    deals_ = np.array(rows, np.int64)
-    slow = paso_stones_batch(deals_, t.key, t.value)
-    fast = paso_stones_jit(batch=True)(deals_, t.key, t.value)
-    np.testing.assert_array_equal(slow, fast)
-    for i in range(0, 200, 20):
-        np.testing.assert_array_equal(fast[i], paso_stones(*deals_[i], t.key, t.value))
+        deal = [[DECK[j] for j in order[4 * i: 4 * i + 4]] for i in range(4)]
+        hands.append(deal)
+        rows.append([t.index_of(h) for h in deal])
+    got = paso_stones_batch(np.array(rows, np.int64), v)
+    assert got.shape == (200, 4, 2)
+    for i in range(200):
+        np.testing.assert_array_equal(got[i], _expected_steps_en_paso(hands[i], "8-reyes"))

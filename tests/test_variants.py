@@ -14,11 +14,12 @@ from musstats.cli import main
 from musstats.analysis.discard import deals_after_mus, deck_ids
 from musstats.engines.exact import exact_table
 from musstats.tables.hands import hand_tables
-from musstats.engines.jokers import joker_tables, lance_table
+from musstats.tables.jokers import joker_tables
+from musstats.tables.kernel import lance_table
 from musstats.tables.policies import KEEP_ALL, visto_policy
 from musstats.rules.variant import make_variant
 
-import reference as ref  # noqa: E402
+import naive as ref  # noqa: E402
 
 TK = make_variant("ten-kings")
 PLAIN = Variant()
@@ -46,13 +47,14 @@ def test_chosen_identity_is_the_one_hand_calculation_prefers():
     #   duples beat the two pars), juego -3 (postre's 31 beats 40): total +2.
     # J as A (R R R A, 31): grande +1, chica +1 (third: A-5 beats mano's A-R), pares +2
     #   (medias), juego +3 (mano's 31 wins the tie with postre's 31): total +7.  So: as.
-    from musstats._kernels.showdown import resolve
+    from musstats._kernels.jokers import fix_jokers, work_arrays
+    from musstats.rules.seats import team_array
 
     t, jt = hand_tables(TK), joker_tables(TK)
     hands = ["R R R S/o", "4 4 5 6", "7 6 5 A", "C C 7 4"]
     hs = np.array([t.index_of(parse_hand(h)) for h in hands], np.int64)
     out = np.empty(4, np.int64)
-    resolve(hs, jt.n_options, jt.base, lance_table(TK), -1, 0, out, np.empty(5, np.int64), np.empty(5, np.int64))
+    fix_jokers(hs, jt.n_options, jt.base, team_array(4), lance_table(TK), -1, 0, out, work_arrays())
     assert hand_tables(PLAIN).labels[out[0]] == "R R R A"
     # Swap third and postre: mano R R R J; second 4 4 5 6; third C C 7 4 (31); postre 7 6 5 A.
     # J as R: grande +1, chica: postre A-5-6-7 wins (-1), pares: duples 3 + third's par 1 = +4,
@@ -61,7 +63,7 @@ def test_chosen_identity_is_the_one_hand_calculation_prefers():
     #   total +9 as well -> a tie keeps the first option, the rey.
     hands = ["R R R S/o", "4 4 5 6", "C C 7 4", "7 6 5 A"]
     hs = np.array([t.index_of(parse_hand(h)) for h in hands], np.int64)
-    resolve(hs, jt.n_options, jt.base, lance_table(TK), -1, 0, out, np.empty(5, np.int64), np.empty(5, np.int64))
+    fix_jokers(hs, jt.n_options, jt.base, team_array(4), lance_table(TK), -1, 0, out, work_arrays())
     assert hand_tables(PLAIN).labels[out[0]] == "R R R R"
 
 

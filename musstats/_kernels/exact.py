@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+
 # stats; TEAM_CONTESTED = our team holds the best hand and both teams hold the lance
 TEAM, SELF, PLAYED, CONTESTED, EV, TEAM_CONTESTED = range(6)
 N_STATS = 6
-# lances (same order as musstats.tables.hands.LANCES)
-GRANDE, CHICA, PARES, JUEGO, PUNTO = range(5)
+from musstats._kernels.lances import CHICA, GRANDE, JUEGO, PARES, PUNTO, seat_row, winner_seat
 
 
 @njit(cache=True, inline="always")
@@ -89,7 +89,7 @@ def _pairs_by_group(rem0, counts, nz_cls, nz_cnt, nnz, binom, binom_big):
 
 
 @njit(cache=True, parallel=True)
-def exact_counts(u, rem0, seat_mask, allowed, key, value, counts, nz_cls, nz_cnt, nnz, binom,
+def exact_counts(u, rem0, seat_mask, allowed, key, value, tab, team, counts, nz_cls, nz_cnt, nnz, binom,
                  binom_big, n_chunks):
     """Weighted counts [seat, lance, stat] over every deal of the other three hands.
 
@@ -175,41 +175,60 @@ def exact_counts(u, rem0, seat_mask, allowed, key, value, counts, nz_cls, nz_cnt
                     if w_tot == 0:
                         continue
                     wsum[c, s] += wp * w_tot
-                    ut = s % 2
+                    ut = team[s]
                     z = others[s, 2]
-                    tz = z % 2
+                    tz = team[z]
                     hand_at[s] = u
                     hand_at[others[s, 0]] = sx[p]
                     hand_at[others[s, 1]] = sy[p]
-                    hand_at[z] = -1
-                    any_juego = False
+                    # the known hands (Z, the last one, is counted through the cumulative tables):
+                    # best seat score per lance; pares/juego held and summed values per team
+                    kg = -1
+                    kc = -1
+                    kp = -1
+                    kj = -1
+                    ku = -1
+                    hp0 = False
+                    hp1 = False
+                    hj0 = False
+                    hj1 = False
+                    vp0 = 0
+                    vp1 = 0
+                    vj0 = 0
+                    vj1 = 0
                     for q in range(4):
-                        if q != z and key[JUEGO, hand_at[q]] > 0:
-                            any_juego = True
-                    for lance in range(5):
-                        if lance == PUNTO and any_juego:
+                        if q == z:
                             continue
-                        best = -1
-                        sb = -1
-                        vs0 = 0
-                        vs1 = 0
-                        hold0 = False
-                        hold1 = False
-                        for q in range(4):
-                            if q == z:
-                                continue
-                            kk = key[lance, hand_at[q]]
-                            if kk > best:
-                                best = kk
-                                sb = q
-                            if q % 2 == 0:
-                                vs0 += value[lance, hand_at[q]]
-                                hold0 = hold0 or kk > 0
-                            else:
-                                vs1 += value[lance, hand_at[q]]
-                                hold1 = hold1 or kk > 0
+                        g, ch, pp, jj, uu, vp, vj = seat_row(hand_at[q], q, tab)
+                        kg = max(kg, g)
+                        kc = max(kc, ch)
+                        kp = max(kp, pp)
+                        kj = max(kj, jj)
+                        ku = max(ku, uu)
+                        if team[q] == 0:
+                            hp0 = hp0 or pp >= 8
+                            hj0 = hj0 or jj >= 8
+                            vp0 += vp
+                            vj0 += vj
+                        else:
+                            hp1 = hp1 or pp >= 8
+                            hj1 = hj1 or jj >= 8
+                            vp1 += vp
+                            vj1 += vj
+                    for lance in range(5):
+                        if lance == PUNTO and kj >= 8:
+                            continue
+                        ks = kg if lance == GRANDE else kc if lance == CHICA else kp if lance == PARES else \
+                            kj if lance == JUEGO else ku
+                        best = ks >> 3  # best key of the known hands
+                        sb = winner_seat(ks)
+                        # Z beats the known best with a higher key, or the same key nearer to mano
                         t = best + (1 if z > sb else 0)
-                        tb = sb % 2
+                        tb = team[sb]
+                        vs0 = vp0 if lance == PARES else vj0
+                        vs1 = vp1 if lance == PARES else vj1
+                        hold0 = hp0 if lance == PARES else hj0
+                        hold1 = hp1 if lance == PARES else hj1
                         if lance == GRANDE or lance == CHICA:
                             played = w_tot
                             zwin = cw[lance, t]

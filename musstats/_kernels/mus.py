@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from musstats._kernels.showdown import _showdown, resolve
-from musstats._kernels.rng import M32 as _M32
-from musstats._kernels.rng import bounded as _bounded
+from musstats._kernels.dealing import hand_index, shuffle, sorted_hand
+from musstats._kernels.jokers import fix_jokers, work_arrays
+from musstats._kernels.lances import team_net
 from musstats._kernels.rng import next64 as _next
 from musstats._kernels.rng import seed_state as _seed_state
 
@@ -24,47 +24,6 @@ WIN, EV_SUM, EV_SQ = range(3)
 N_COL = 3
 #: keep mask meaning "the user cuts the mus": nobody changes cards
 NO_MUS = 16
-
-
-@njit(cache=True, inline="always")
-def _shuffle(a, n, st, m=-1):
-    """Uniform Fisher–Yates shuffle of a[0:n] in place; with ``m`` only the last ``m``
-    positions (a[n-m:n]) are drawn, which is all a partial deal needs."""
-    lo = 0 if m < 0 else max(n - m - 1, 0)
-    i = n - 1
-    while i > lo:
-        r = _next(st)
-        j = _bounded(r & _M32, i + 1, st)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
-        if i > lo:
-            j = _bounded(r >> np.uint64(32), i + 1, st)
-            t = a[i]
-            a[i] = a[j]
-            a[j] = t
-            i -= 1
-
-
-@njit(cache=True, inline="always")
-def _sorted_hand(cards4, card_class, out):
-    """Copy the 4 card ids into ``out`` sorted by class id, highest first."""
-    for i in range(4):
-        out[i] = cards4[i]
-    for i in range(1, 4):
-        c = out[i]
-        j = i - 1
-        while j >= 0 and card_class[out[j]] < card_class[c]:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = c
-
-
-@njit(cache=True, inline="always")
-def _hand_index(cards4, card_class, k_cls, idx4):
-    return idx4[((card_class[cards4[0]] * k_cls + card_class[cards4[1]]) * k_cls
-                 + card_class[cards4[2]]) * k_cls + card_class[cards4[3]]]
 
 
 @njit(cache=True)
@@ -89,11 +48,11 @@ def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, ro
     for r in range(first_round, first_round + rounds):
         # everyone discards, in turn from mano (decisions depend only on one's own hand)
         for q in range(4):
-            _sorted_hand(hands[q], card_class, srt)
+            sorted_hand(hands[q], card_class, srt)
             if q == seat and r == 0:
                 mask = user_mask
             else:
-                mask = policy[q, _hand_index(srt, card_class, k_cls, idx4)]
+                mask = policy[q, hand_index(srt, card_class, k_cls, idx4)]
             n_keep = 0
             for i in range(4):
                 if mask & (1 << i):
@@ -125,7 +84,7 @@ def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, ro
                             stock[n_stock] = pile[i]
                             n_stock += 1
                     n_pile = m
-                    _shuffle(stock, n_stock, st)
+                    shuffle(stock, n_stock, st)
                 n_stock -= 1
                 hands[q, k] = stock[n_stock]
     return n_stock, n_pile
@@ -133,7 +92,7 @@ def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, ro
 
 @njit(cache=True, parallel=True)
 def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
-                   card_class, k_cls, idx4, tab, n_opt, base, reject, visto, policy_visto):
+                   card_class, k_cls, idx4, team, tab, n_opt, base, reject, visto, policy_visto):
     """Evaluate each user keep mask on the same deals (common random numbers).
 
     ``n_opt``/``base``: joker identity options per hand (ten kings; trivial otherwise), the
@@ -169,8 +128,8 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         pile = np.empty(40, np.int64)
         owner = np.empty(40, np.int64)
         hs = np.empty(4, np.int64)
-        net = np.empty(5, np.int64)
-        win = np.empty(5, np.int64)
+        wk = work_arrays()
+        net, win = wk
         totals = np.empty(n_keep, np.int64)
         loc = np.zeros((n_keep, 5, N_COL), np.int64)
         loc_tot = np.zeros(n_keep, np.int64)
@@ -187,7 +146,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 if t == 0 and n_att > 1_000_000:
                     hopeless = True
                     break
-                _shuffle(deck, n_unseen, st, n_shuffle)
+                shuffle(deck, n_unseen, st, n_shuffle)
                 # the shuffled cards are at the end of ``deck``: deal from there, the stock's
                 # top (drawn first) is just below the dealt cards
                 j = n_unseen
@@ -199,7 +158,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                         else:
                             j -= 1
                             hands0[q, i] = deck[j]
-                    if q != seat and reject[q, _hand_index(hands0[q], card_class, k_cls, idx4)] != 0:
+                    if q != seat and reject[q, hand_index(hands0[q], card_class, k_cls, idx4)] != 0:
                         redo = True
             if hopeless:
                 break
@@ -225,9 +184,9 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                     _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
                                 keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
                 for q in range(4):
-                    hs[q] = _hand_index(hands[q], card_class, k_cls, idx4)
-                resolve(hs, n_opt, base, tab, -1, 0, plain, net, win)
-                _showdown(plain, seat, tab, net, win)
+                    hs[q] = hand_index(hands[q], card_class, k_cls, idx4)
+                fix_jokers(hs, n_opt, base, team, tab, -1, 0, plain, wk)
+                team_net(plain, team, tab, team[seat], net, win)
                 s = 0
                 for lance in range(5):
                     loc[k, lance, WIN] += win[lance]
@@ -247,10 +206,13 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
 
 
 @njit(cache=True, parallel=True)
-def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4, no_hand):
-    """Random deals from a full deck followed by ``rounds`` mus rounds in which every seat
-    discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4] in seat order.
-    No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal; -1 for none)."""
+def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4, no_hand, visto,
+                    policy_visto):
+    """Random deals from a full deck followed by ``rounds`` mus rounds (0: the hands as dealt)
+    in which every seat discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4]
+    in seat order.  With ``visto`` a mus-visto round by ``policy_visto`` (15 = change
+    nothing) comes first.  No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal;
+    -1 for none)."""
     n_chunks = seeds.shape[0]
     out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 4), np.int64)
     for ch in prange(n_chunks):
@@ -262,21 +224,28 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
         owner = np.empty(40, np.int64)
         srt = np.empty(4, np.int64)
         need = np.zeros(4, np.int64)
-        n_shuffle = 32 if rounds == 1 else -1  # 16 dealt + at most 16 drawn
+        # 16 dealt + at most 16 drawn in one round: only those positions need shuffling
+        n_shuffle = -1 if visto or rounds > 1 else 16 + 16 * rounds
         for t in range(chunk_trials[ch]):
             redo = True
             while redo:
-                _shuffle(deck, 40, st, n_shuffle)
+                shuffle(deck, 40, st, n_shuffle)
                 redo = False
                 for q in range(4):
                     for i in range(4):
                         hands[q, i] = deck[39 - 4 * q - i]
-                    if no_hand >= 0 and _hand_index(hands[q], card_class, k_cls, idx4) == no_hand:
+                    if no_hand >= 0 and hand_index(hands[q], card_class, k_cls, idx4) == no_hand:
                         redo = True
             for i in range(24):
                 stock[i] = deck[i]
-            _mus_rounds(hands, stock, 24, pile, owner, 0, 0, rounds, -1, 0, policy, card_class, k_cls,
-                        idx4, st, srt, need)
+            n_stock = 24
+            n_pile = 0
+            if visto:
+                n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 0, 1, -1, 0,
+                                              policy_visto, card_class, k_cls, idx4, st, srt, need)
+            if rounds > 0:
+                _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, -1, 0,
+                            policy, card_class, k_cls, idx4, st, srt, need)
             for q in range(4):
-                out[offsets[ch] + t, q] = _hand_index(hands[q], card_class, k_cls, idx4)
+                out[offsets[ch] + t, q] = hand_index(hands[q], card_class, k_cls, idx4)
     return out

@@ -1,7 +1,10 @@
-"""Small random generator for numba kernels: xoshiro256** with unbiased bounded draws.
+"""The random generator of every kernel: xoshiro256** with unbiased bounded draws (private).
 
-Each chunk of a simulation owns a state (uint64[4]) seeded from
-``numpy.random.SeedSequence``, so results do not depend on the number of threads.
+Each chunk of a simulation owns a state (uint64[4]) seeded on the host by
+:func:`musstats.engines.random.seed_states`, so results do not depend on the number of
+threads.  Two bounded draws: :func:`bounded` takes 32 random bits (two draws per word),
+:func:`bounded16` 16 bits (four draws per word, for bounds below 2**16).  Both use
+Lemire's multiply-and-reject method and are exactly uniform.
 """
 
 from __future__ import annotations
@@ -9,17 +12,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = ["M16", "M32", "rotl", "next64", "bounded", "bounded16", "seed_state"]
+
 M32 = np.uint64(0xFFFFFFFF)
-
-
-def chunk_states(seed: int, n_chunks: int, spawn_key: tuple[int, ...] = ()) -> np.ndarray:
-    """uint64 [n_chunks, 4] generator states: chunk i from SeedSequence(seed, spawn_key + (i,))."""
-    return np.stack([np.random.SeedSequence(int(seed), spawn_key=tuple(spawn_key) + (i,))
-                     .generate_state(4, np.uint64) for i in range(n_chunks)])
+M16 = np.uint64(0xFFFF)
 
 
 @njit(cache=True, inline="always")
 def rotl(x, k):
+    """64-bit rotation left by ``k``."""
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
@@ -59,9 +60,28 @@ def bounded(x32, n, st):
     return np.int64(m >> np.uint64(32))
 
 
+@njit(cache=True)
+def _lemire16_slow(m, n, st):
+    """Rare branch of :func:`bounded16` (low bits < n, probability < n / 65536): reject the
+    draws whose low 16 bits fall below 2**16 mod n and draw again."""
+    thresh = (np.uint64(0x10000) - n) % n
+    while (m & M16) < thresh:
+        m = (next64(st) >> np.uint64(48)) * n
+    return m >> np.uint64(16)
+
+
+@njit(cache=True, inline="always")
+def bounded16(x16, n, st):
+    """Uniform integer in [0, n) (n < 2**16, uint64) from 16 random bits ``x16``."""
+    m = x16 * n
+    if (m & M16) < n:
+        return _lemire16_slow(m, n, st)
+    return m >> np.uint64(16)
+
+
 @njit(cache=True, inline="always")
 def seed_state(x, out):
-    """Fill a xoshiro256** state from one 64-bit value with splitmix64."""
+    """Fill a xoshiro256** state from one 64-bit value with splitmix64 (in-kernel reseeding)."""
     for i in range(4):
         x += np.uint64(0x9E3779B97F4A7C15)
         z = x

@@ -103,8 +103,10 @@ def evaluate_keeps(
     mus happens only when all four ask for it); ``KeepEval.p_deal_kept`` is their share.
     """
     from musstats._kernels.mus import keep_sets_eval
-    from musstats._kernels.rng import chunk_states
-    from musstats.engines.jokers import joker_tables, lance_table
+    from musstats.engines.random import seed_states
+    from musstats.rules.seats import team_array
+    from musstats.tables.jokers import joker_tables
+    from musstats.tables.kernel import lance_table
     from musstats.engines.montecarlo import check_seed
 
     t = hand_tables(variant)
@@ -116,7 +118,7 @@ def evaluate_keeps(
     n_chunks = min(N_CHUNKS, max(1, trials))
     per = np.full(n_chunks, trials // n_chunks, np.int64)
     per[: trials % n_chunks] += 1
-    seeds = chunk_states(seed, n_chunks, spawn_key)
+    seeds = seed_states(seed, n_chunks, key=spawn_key)
     jt = joker_tables(variant)
     visto = bool(variant.mus_visto)
     pol_visto = visto_policy(policy, variant) if visto else policy
@@ -128,7 +130,7 @@ def evaluate_keeps(
     acc, tot, cross, attempts = keep_sets_eval(seeds, per, user, unseen, seat, masks,
                                                np.ascontiguousarray(policy, np.int64), rounds,
                                                deck_ids(variant), t.n_classes, t.idx4.astype(np.int64),
-                                               lance_table(variant), jt.n_options, jt.base, reject, visto,
+                                               team_array(4), lance_table(variant), jt.n_options, jt.base, reject, visto,
                                                np.ascontiguousarray(pol_visto, np.int64))
     if (attempts < 0).any():
         raise MusError("no deal satisfies the conditions (every deal was rejected)")
@@ -150,7 +152,7 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     """``n`` random deals after ``rounds`` mus rounds in which all four players discard by
     ``policy``: final hand indices int64 [n, 4] in seat order (a deal source for the game model)."""
     from musstats._kernels.mus import deals_after_mus as _kernel
-    from musstats._kernels.rng import chunk_states
+    from musstats.engines.random import seed_states
 
     t = hand_tables(variant)
     pol, _ = get_policy(policy, variant)
@@ -159,9 +161,12 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     per = np.full(n_chunks, n // n_chunks, np.int64)
     per[: n % n_chunks] += 1
     offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
-    seeds = chunk_states(seed, n_chunks)
+    seeds = seed_states(seed, n_chunks)
+    visto = bool(variant.mus_visto) and rounds > 0  # hands played as dealt see no visto round
+    pol_visto = visto_policy(pol, variant) if visto else pol
     return _kernel(seeds, per, offsets, np.ascontiguousarray(pol, np.int64), rounds, deck_ids(variant),
-                   t.n_classes, t.idx4.astype(np.int64), redeal_hand(variant))
+                   t.n_classes, t.idx4.astype(np.int64), redeal_hand(variant), visto,
+                   np.ascontiguousarray(pol_visto, np.int64))
 
 
 # ------------------------------------------------------------------ public API

@@ -40,7 +40,6 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -88,49 +87,14 @@ DealSource = Callable[[int, int, Variant], np.ndarray]
 # deal sources
 
 
-@lru_cache(maxsize=None)
-def _sampler():
-    """The numba kernel dealing ``n`` random hands of 4 from a 40-card deck (lazy import)."""
-    from numba import njit
-
-    @njit(cache=True)
-    def _deal(n, seed, deck, idx4, k):
-        np.random.seed(seed)
-        d = deck.copy()
-        m = d.shape[0]
-        out = np.empty((n, 4), np.int32)
-        for i in range(n):
-            # partial Fisher-Yates: the first 16 cards become a uniform random sequence
-            # (whatever the current order of d, so d need not be reset between deals)
-            for j in range(16):
-                r = j + np.random.randint(0, m - j)
-                t = d[j]
-                d[j] = d[r]
-                d[r] = t
-            for s in range(4):
-                c = 4 * s
-                out[i, s] = idx4[((d[c] * k + d[c + 1]) * k + d[c + 2]) * k + d[c + 3]]
-        return out
-
-    return _deal
-
-
-def _numba_seed(seed: int) -> int:
-    """A 32-bit seed for numba's generator, derived from any non-negative integer."""
-    return int(np.random.SeedSequence(seed).generate_state(1, np.uint32)[0])
-
-
 def deals_as_dealt(n: int, seed: int, variant: Variant = Variant()) -> np.ndarray:
-    """``n`` uniformly random deals from a full deck: hand indices int32 [n, 4] in seat order.
+    """``n`` uniformly random deals from a full deck: hand indices int64 [n, 4] in seat order.
 
     The hands are played as dealt (no mus round).  Reproducible for a given seed.
     """
-    from musstats.tables.hands import hand_tables
+    from musstats.analysis.discard import deals_after_mus as _after_mus
 
-    t = hand_tables(variant)
-    deck = np.repeat(np.arange(t.n_classes, dtype=np.int64), t.class_count)
-    assert deck.shape[0] == 40
-    return _sampler()(int(n), _numba_seed(seed), deck, t.idx4.astype(np.int64), t.n_classes)
+    return _after_mus(n, seed, variant, rounds=0)
 
 
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant()) -> np.ndarray:
@@ -272,31 +236,6 @@ class Outcomes:
         return df.sort_values("prob", ascending=False, ignore_index=True)
 
 
-@lru_cache(maxsize=None)
-def _coder():
-    """numba kernel: the packed en-paso outcome code (:func:`_encode`) of every deal."""
-    from numba import njit
-
-    from musstats.engines.scoring import paso_stones_jit
-
-    one = paso_stones_jit()
-    m, base = _MAX_STEP, _BASE
-
-    @njit(cache=True)
-    def _codes(deals, key, value):
-        n = deals.shape[0]
-        out = np.empty(n, np.int64)
-        for i in range(n):
-            st = one(deals[i, 0], deals[i, 1], deals[i, 2], deals[i, 3], key, value)
-            c = 0
-            for j in range(3, -1, -1):
-                c = c * base + (st[j, 0] - st[j, 1] + m)
-            out[i] = c
-        return out
-
-    return _codes
-
-
 def _encode(signed: np.ndarray) -> np.ndarray:
     """Pack signed step stones [N, 4] into one int64 per row."""
     s = signed.astype(np.int64) + _MAX_STEP
@@ -359,8 +298,10 @@ def paso_outcomes(
     deals (hand indices [N, 4] in seat order; ``deals`` and ``seed`` are then
     ignored).  ``seed`` None draws a fresh seed (recorded on the result).
     """
+    from musstats._kernels.outcomes import outcome_codes
+    from musstats.rules.seats import team_array
     from musstats.tables.hands import hand_tables
-    from musstats.tables.kernel import kernel_tables
+    from musstats.tables.kernel import lance_table
 
     t = hand_tables(variant)
     seed = _check_seed(seed)
@@ -383,8 +324,7 @@ def paso_outcomes(
 
         d = resolve_deals(d, variant)
         variant = variant.lance_rules
-    kt = kernel_tables(variant)
-    codes = _coder()(d, kt.key, kt.value)
+    codes = outcome_codes(np.ascontiguousarray(d, np.int64), team_array(4), lance_table(variant), _MAX_STEP, _BASE)
     codes, counts = np.unique(codes, return_counts=True)
     return Outcomes.from_codes(codes, counts.astype(np.float64), deals=int(d.shape[0]), seed=seed,
                                source=name)

@@ -9,7 +9,8 @@ import numpy as np
 from musstats.rules.cards import Card
 from musstats.base.errors import MusError
 from musstats.tables.hands import LANCES, hand_tables
-from musstats.tables.kernel import kernel_tables
+from musstats.rules.seats import team_array
+from musstats.tables.kernel import kernel_tables, lance_table
 from musstats.rules.variant import Variant
 
 STATS = ("p_team", "p_self", "p_played", "p_contested", "ev_net")
@@ -40,8 +41,8 @@ def exact_counts(
     if allowed is None:
         allowed = np.ones((4, t.n_hands), np.uint8)
     allowed = np.ascontiguousarray(allowed, dtype=np.uint8)
-    counts, totals = _kernel(u, rem, mask, allowed, kt.key, kt.value, kt.counts, kt.nz_cls,
-                             kt.nz_cnt, kt.nnz, kt.binom, kt.binom_big, 64)
+    counts, totals = _kernel(u, rem, mask, allowed, kt.key, kt.value, lance_table(variant), team_array(4),
+                             kt.counts, kt.nz_cls, kt.nz_cnt, kt.nnz, kt.binom, kt.binom_big, 64)
     for s in seats:
         if totals[s] == 0:
             raise MusError("the conditions exclude every deal; no deal can satisfy them")

@@ -1,81 +1,23 @@
-"""Ten kings: the sota de copas and the sota de oros are jokers that stand for a rey or an as.
+"""Ten kings engines: Monte Carlo odds with jokers, and deals with every joker fixed.
 
-A ten-kings hand (a multiset of the 8-reyes classes plus the joker class ``J``) has one
-*identity option* per way of fixing its jokers: one option without jokers, two with one
-(rey, as), three with two (two reyes, rey and as, two ases).  Each option is a plain
-8-reyes hand, evaluated with the ordinary tables.
-
-Who picks what (documented rule, RULES.md leaves it open): every holder fixes his jokers
-when the cards are shown so as to maximise his team's total stones at the count en paso.
-Holders choose in seat order from mano; a later holder answers the earlier choice, and
-the earlier holder anticipates that answer.  Ties keep the option listed first (reyes
-before ases).
+The identity options of each hand are :func:`musstats.tables.jokers.joker_tables`; how a
+holder fixes his jokers is the kernel :func:`musstats._kernels.jokers.fix_jokers` (rule in
+docs/rules.md, "Ten kings": each holder maximises his team's net stones at the count en
+paso, in seat order, the earlier holder anticipating the later one's answer; ties keep
+reyes).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from musstats.rules.seats import team_array
 from musstats.tables.hands import hand_tables
+from musstats.tables.jokers import joker_tables
+from musstats.tables.kernel import lance_table
 from musstats.rules.variant import Variant
-
-MAX_OPTIONS = 3
-
-
-@dataclass(frozen=True, eq=False)
-class JokerTables:
-    """Identity options of every hand of a variant (trivial without ten kings)."""
-
-    n_options: np.ndarray  # int64 [H]
-    base: np.ndarray  # int64 [H, 3] plain-hand index (in hand_tables(variant.lance_rules)) per option
-    labels: tuple[tuple[str, ...], ...]  # per hand, per option: e.g. ("J as R", "J as A")
-
-
-@lru_cache(maxsize=None)
-def joker_tables(variant: Variant = Variant()) -> JokerTables:
-    """Identity options per hand index of ``hand_tables(variant)``."""
-    t = hand_tables(variant)
-    plain = hand_tables(variant.lance_rules)
-    n = t.n_hands
-    n_opt = np.ones(n, np.int64)
-    base = np.zeros((n, MAX_OPTIONS), np.int64)
-    labels = []
-    if not variant.ten_kings:
-        base[:, 0] = np.arange(n)
-        return JokerTables(n_opt, base, tuple(("",) for _ in range(n)))
-    classes = variant.classes
-    j = next(i for i, c in enumerate(classes) if c.label == "J")
-    r = next(i for i, c in enumerate(plain.variant.classes) if c.label == "R")
-    a = next(i for i, c in enumerate(plain.variant.classes) if c.label == "A")
-    for h in range(n):
-        counts = t.counts[h]
-        nj = int(counts[j])
-        rest = [int(x) for x in counts[:j]]  # the plain classes come first, in the same order
-        opts = []
-        for n_as in range(nj + 1):  # 0 ases first: reyes are tried first
-            c = list(rest)
-            c[r] += nj - n_as
-            c[a] += n_as
-            opts.append(plain.index_of_counts(c))
-        n_opt[h] = len(opts)
-        base[h, : len(opts)] = opts
-        names = {0: "as R", 1: "as A"} if nj == 1 else {0: "both as R", 1: "as R and A", 2: "both as A"}
-        labels.append(tuple(f"J {names[k]}" for k in range(len(opts))) if nj else ("",))
-    return JokerTables(n_opt, base, tuple(labels))
-
-
-def lance_table(variant: Variant) -> np.ndarray:
-    """int64 [H_plain, 8]: the five lance keys, pares value, juego value of every plain hand."""
-    p = hand_tables(variant.lance_rules)
-    tab = np.zeros((p.n_hands, 8), np.int64)
-    tab[:, :5] = p.key.T
-    tab[:, 5] = p.value[2]
-    tab[:, 6] = p.value[3]
-    return tab
-
 
 @dataclass
 class JokerOdds:
@@ -96,7 +38,7 @@ def simulate_ten_kings(cards, seat: int, variant: Variant, *, dead=(), trials: i
     import secrets
 
     from musstats._kernels.jokers import tk_counts
-    from musstats._kernels.rng import chunk_states
+    from musstats.engines.random import seed_states
     from musstats.base.errors import MusError
 
     t = hand_tables(variant)
@@ -112,8 +54,9 @@ def simulate_ten_kings(cards, seat: int, variant: Variant, *, dead=(), trials: i
     per[: trials % n_chunks] += 1
     use = allowed is not None
     al = np.ascontiguousarray(allowed if use else np.ones((4, t.n_hands), bool), np.bool_)
-    acc, att = tk_counts(chunk_states(seed, n_chunks), per, stock, u, seat, int(fixed_option), t.n_classes,
-                         t.idx4.astype(np.int64), jt.n_options, jt.base, lance_table(variant), al, use)
+    acc, att = tk_counts(seed_states(seed, n_chunks), per, stock, u, seat, int(fixed_option), t.n_classes,
+                         t.idx4.astype(np.int64), jt.n_options, jt.base, team_array(4), lance_table(variant), al,
+                         use)
     done = int(per.sum())
     if counts_out is not None:
         counts_out[...] = acc.sum(axis=0)
@@ -164,4 +107,5 @@ def resolve_deals(deals: np.ndarray, variant: Variant) -> np.ndarray:
     from musstats._kernels.jokers import resolve_deals as _kernel
 
     jt = joker_tables(variant)
-    return _kernel(np.ascontiguousarray(deals, np.int64), jt.n_options, jt.base, lance_table(variant))
+    return _kernel(np.ascontiguousarray(deals, np.int64), jt.n_options, jt.base, team_array(4),
+                   lance_table(variant))

@@ -30,6 +30,7 @@ import numpy as np
 from musstats.rules.cards import Card, check_physical, parse_cards, parse_hand
 from musstats.base.errors import MusError
 from musstats.engines.exact import STATS
+from musstats.engines.random import seed_states
 from musstats.tables.hands import LANCES, hand_tables
 from musstats.rules.variant import Variant
 
@@ -167,23 +168,13 @@ def _check_allowed(allowed, players: int, seat: int, n_hands: int, counts: np.nd
 
 @lru_cache(maxsize=None)
 def _packed(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Kernel tables of a variant: (per-hand rows, class weights, hand index by weight sum)."""
-    from musstats._kernels.mc import pack_tables, sum_index
+    """Kernel tables of a variant: (lance table, class weights, hand index by weight sum)."""
+    from musstats._kernels.mc import sum_index
+    from musstats.tables.kernel import lance_table
 
     t = hand_tables(variant)
     weights, by_sum = sum_index(t.cls4, t.n_classes)
-    return pack_tables(t.key, t.value), weights, by_sum
-
-
-def chunk_seeds(seed: int, start: int, count: int) -> np.ndarray:
-    """xoshiro256** states (uint64 [count, 4]) of chunks ``start .. start+count-1``."""
-    out = np.empty((count, 4), np.uint64)
-    for i in range(count):
-        st = np.random.SeedSequence(seed, spawn_key=(start + i,)).generate_state(4, np.uint64)
-        if not st.any():  # the all-zero state is the one xoshiro cannot leave
-            st[0] = 1
-        out[i] = st
-    return out
+    return lance_table(variant), weights, by_sum
 
 
 def _run_batch(job: dict, start: int, chunk_trials: np.ndarray) -> tuple[np.ndarray, int, bool]:
@@ -192,13 +183,14 @@ def _run_batch(job: dict, start: int, chunk_trials: np.ndarray) -> tuple[np.ndar
 
     from musstats._kernels.mc import mc_counts
 
-    seeds = chunk_seeds(job["seed"], start, len(chunk_trials))
+    seeds = seed_states(job["seed"], len(chunk_trials), start)
     # threads take chunks one at a time (dynamic scheduling): a thread slowed down by other
     # work on the machine does not hold the batch up; results do not depend on it
     old = numba.set_parallel_chunksize(1)
     try:
+        team = np.arange(job["players"], dtype=np.int64) % 2
         acc, att, hopeless = mc_counts(seeds, chunk_trials, job["stock"], job["user"], job["seat"],
-                                       job["players"], job["by_sum"], job["tab"], job["allowed"],
+                                       team, job["by_sum"], job["tab"], job["allowed"],
                                        job["use_allowed"])
     finally:
         numba.set_parallel_chunksize(old)

@@ -17,23 +17,22 @@ The outcome of a lance's betting is a :class:`Bet`.  A lance in which nobody
 can bet (pares or juego held by one team only, or by nobody) takes only
 ``Bet.paso()``; any other bet there is a :class:`~musstats.base.errors.MusError`.
 
-:func:`paso_stones` is the en-paso count as a plain function of hand indices
-and the lookup tables, written so that numba can compile it;
-:func:`paso_stones_jit` returns the compiled version (numba imported lazily).
+:func:`paso_stones` and :func:`paso_stones_batch` are the en-paso count of whole
+deals by the compiled kernels.  Winners come from the one lance resolution of
+:mod:`musstats._kernels.lances`, like every engine's.
 """
 
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
 
 from musstats.rules.cards import Card, check_physical, parse_hand
 from musstats.base.errors import MusError
-from musstats.tables.hands import CHICA, GRANDE, JUEGO, LANCES, PARES, PARES_NAMES, PUNTO, hand_tables
+from musstats.tables.hands import JUEGO, LANCES, PARES, PARES_NAMES, hand_tables
 from musstats.rules.variant import Variant
 
 __all__ = [
@@ -43,7 +42,6 @@ __all__ = [
     "lance_winners",
     "paso_stones",
     "paso_stones_batch",
-    "paso_stones_jit",
     "COUNT_LANCES",
 ]
 
@@ -188,26 +186,15 @@ class HandScore:
 # winners
 
 
-def _best_seat(key_row, hs: Sequence[int]) -> int:
-    """Seat with the highest key; ties go to the seat nearer to mano."""
-    best, seat = -1, -1
-    for s in range(4):
-        k = int(key_row[hs[s]])
-        if k > best:
-            best, seat = k, s
-    return seat
+def _winners(hs: Sequence[int], variant: Variant) -> dict[str, int | None]:
+    """Winning seat of each lance (None: not played), by the kernels' one lance resolution."""
+    from musstats._kernels.lances import played, resolve, winner_seat
+    from musstats.rules.seats import team_array
+    from musstats.tables.kernel import lance_table
 
-
-def _winners(hs: Sequence[int], key) -> dict[str, int | None]:
-    any_pares = any(key[PARES, h] > 0 for h in hs)
-    any_juego = any(key[JUEGO, h] > 0 for h in hs)
-    return {
-        "grande": _best_seat(key[GRANDE], hs),
-        "chica": _best_seat(key[CHICA], hs),
-        "pares": _best_seat(key[PARES], hs) if any_pares else None,
-        "juego": _best_seat(key[JUEGO], hs) if any_juego else None,
-        "punto": None if any_juego else _best_seat(key[PUNTO], hs),
-    }
+    bg, bc, bp, bj, bu, *_ = resolve(np.asarray(hs, np.int64), team_array(4), lance_table(variant))
+    return {name: (int(winner_seat(best)) if played(li, bp, bj) else None)
+            for li, (name, best) in enumerate(zip(LANCES, (bg, bc, bp, bj, bu)))}
 
 
 def _check_indices(hand_indices, n_hands: int) -> list[int]:
@@ -233,7 +220,7 @@ def lance_winners(hand_indices: Sequence[int], variant: Variant = Variant()) -> 
     and punto is None when somebody does (only one of the two is played).
     """
     t = hand_tables(variant)
-    return _winners(_check_indices(hand_indices, t.n_hands), t.key)
+    return _winners(_check_indices(hand_indices, t.n_hands), variant)
 
 
 # ---------------------------------------------------------------------------
@@ -374,7 +361,7 @@ def score_hand(
     hs = _hand_indices(hands, variant)
     start = _check_score(score, variant.target)
     bets_ = _check_bets(bets, hs, t.key)
-    win = _winners(hs, t.key)
+    win = _winners(hs, variant)
     target = variant.target
     tally = list(start)
     events: list[tuple[str, int, int, str]] = []
@@ -406,81 +393,29 @@ def score_hand(
 
 
 # ---------------------------------------------------------------------------
-# fast en-paso path (numba-compilable: plain loops over numpy arrays)
+# the en-paso count of many deals, compiled
 
 
-def paso_stones(h0, h1, h2, h3, key, value):
-    """En-paso stones per counted lance: int64 array [4 lances, 2 teams].
+def paso_stones(hand_indices: Sequence[int], variant: Variant = Variant()) -> np.ndarray:
+    """En-paso stones per count step of one deal: int64 [4 steps, 2 teams].
 
-    Lances in count order grande, chica, pares, juego-or-punto (``COUNT_LANCES``);
-    ``key``/``value`` are the ``[5, H]`` tables of :func:`musstats.tables.hands.hand_tables`
-    (or :func:`musstats.tables.kernel.kernel_tables`).  The target is not applied here.
-    Pure loops over numpy arrays so that numba can compile it (see
-    :func:`paso_stones_jit`).
+    Steps in count order grande, chica, pares, juego-or-punto (``COUNT_LANCES``); the
+    hands are four dense hand indices in seat order.  The target is not applied here.
     """
-    out = np.zeros((4, 2), np.int64)
-    hs = np.empty(4, np.int64)
-    hs[0] = h0
-    hs[1] = h1
-    hs[2] = h2
-    hs[3] = h3
-    any_juego = False
-    for s in range(4):
-        if key[3, hs[s]] > 0:
-            any_juego = True
-    for c in range(4):
-        lance = c
-        if c == 3 and not any_juego:
-            lance = 4
-        best = -1
-        seat = 0
-        for s in range(4):
-            k = key[lance, hs[s]]
-            if k > best:
-                best = k
-                seat = s
-        team = seat % 2
-        if lance == 2 or lance == 3:
-            if best > 0:  # nobody holds pares: void
-                for s in range(team, 4, 2):
-                    if key[lance, hs[s]] > 0:
-                        out[c, team] += value[lance, hs[s]]
-        else:
-            out[c, team] += 1
-    return out
+    return paso_stones_batch(np.array([_check_indices(hand_indices, hand_tables(variant).n_hands)]),
+                             variant)[0]
 
 
-def paso_stones_batch(deals, key, value):
-    """:func:`paso_stones` for many deals: ``deals`` int [N, 4] → int64 [N, 4, 2].
+def paso_stones_batch(deals, variant: Variant = Variant()) -> np.ndarray:
+    """:func:`paso_stones` of many deals: hand indices int [N, 4] -> int64 [N, 4, 2]."""
+    from musstats._kernels.outcomes import count_steps_batch
+    from musstats.rules.seats import team_array
+    from musstats.tables.kernel import lance_table
 
-    Pure Python (slow); use ``paso_stones_jit(batch=True)`` for the compiled one.
-    """
-    n = deals.shape[0]
-    out = np.zeros((n, 4, 2), np.int64)
-    for i in range(n):
-        out[i] = paso_stones(deals[i, 0], deals[i, 1], deals[i, 2], deals[i, 3], key, value)
-    return out
-
-
-@lru_cache(maxsize=None)
-def paso_stones_jit(batch: bool = False):
-    """The numba-compiled :func:`paso_stones` (or, with ``batch``, :func:`paso_stones_batch`).
-
-    numba is imported only here, on first use.
-    """
-    from numba import njit
-
-    one = njit(cache=True)(paso_stones)
-    if not batch:
-        return one
-
-    @njit
-    def _batch(deals, key, value):
-        n = deals.shape[0]
-        out = np.zeros((n, 4, 2), np.int64)
-        for i in range(n):
-            out[i] = one(deals[i, 0], deals[i, 1], deals[i, 2], deals[i, 3], key, value)
-        return out
-
-    return _batch
-
+    d = np.ascontiguousarray(deals, np.int64)
+    if d.ndim != 2 or d.shape[1] != 4:
+        raise MusError(f"deals must be hand indices [N, 4] in seat order, got shape {d.shape}")
+    n = hand_tables(variant).n_hands
+    if d.size and (d.min() < 0 or d.max() >= n):
+        raise MusError(f"hand index out of range in deals; accepted: 0..{n - 1}")
+    return count_steps_batch(d, team_array(4), lance_table(variant), 2)

@@ -98,7 +98,7 @@ def hand_tables(variant: Variant = Variant()) -> HandTables:
     """The dense hand index and lookup tables of a variant (built once per deck rules).
 
     With ten kings the lance keys treat a joker as a rey; engines resolve the jokers
-    through :func:`musstats.engines.jokers.joker_tables` instead of using those keys.
+    through :func:`musstats.tables.jokers.joker_tables` instead of using those keys.
     """
     return _hand_tables(Variant(variant.deck, variant.juego_real, ten_kings=variant.ten_kings))
 

@@ -53,3 +53,17 @@ def kernel_tables(variant: Variant = Variant()) -> KernelTables:
         binom_big=binom_big,
         idx4=t.idx4.astype(np.int64),
     )
+
+
+@lru_cache(maxsize=None)
+def lance_table(variant: Variant = Variant()) -> np.ndarray:
+    """int64 [H, 8] of the plain hands (``hand_tables(variant.lance_rules)``): the five lance
+    keys, the pares value, the juego value and a zero -- the table of
+    :mod:`musstats._kernels.lances`."""
+    p = hand_tables(variant.lance_rules)
+    tab = np.zeros((p.n_hands, 8), np.int64)
+    tab[:, :5] = p.key.T
+    tab[:, 5] = p.value[2]
+    tab[:, 6] = p.value[3]
+    tab.setflags(write=False)
+    return tab

@@ -217,3 +217,19 @@ def showdown_reference(hand_kinds: list[str], variant: str, dead_kinds=(), juego
                     ("p_team", "p_self", "p_played", "p_contested", "ev_net",
                                                        "p_team_contested")} for l in lances}
             for s in range(4)}
+
+
+def lance_winners(hands: list[list[str]], variant: str, juego_real: str = "off") -> dict:
+    """Winning seat of each lance for four hands of kind names (None: the lance is not played)."""
+    kinds = {k[0]: k for k in deck(variant)}
+    ranks = [[kinds[c][1] for c in h] for h in hands]
+    pts = [sum(kinds[c][2] for c in h) for h in hands]
+    juego = [juego_strength(p, is_real31(h, juego_real)) for p, h in zip(pts, hands)]
+    any_juego = any(j is not None for j in juego)
+    return {
+        "grande": best_seat([grande_strength(r) for r in ranks]),
+        "chica": best_seat([chica_strength(r) for r in ranks]),
+        "pares": best_seat([pares_strength(r) for r in ranks]),
+        "juego": best_seat(juego),
+        "punto": None if any_juego else best_seat(pts),
+    }
