@@ -19,7 +19,7 @@ import numba
 
 from musstats import Variant
 from musstats.rules.cards import parse_hand
-from musstats.analysis.discard import evaluate_keeps
+from musstats.engines.musphase import evaluate_keeps
 from musstats.tables.hands import hand_tables
 from musstats.tables.policies import get_policy, keep_options
 

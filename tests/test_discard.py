@@ -13,7 +13,8 @@ import pytest
 from musstats import Variant
 from musstats.rules.cards import Card, parse_cards, parse_hand
 from musstats.cli import main
-from musstats.analysis.discard import best_discards, deck_ids, evaluate_keeps
+from musstats.analysis.discard import best_discards
+from musstats.engines.musphase import deck_ids, evaluate_keeps
 from musstats.engines.exact import exact_table
 from musstats.tables.hands import hand_tables
 from musstats.tables.policies import KEEP_ALL, get_policy, heuristic_policy, keep_mask_for, keep_options
@@ -275,7 +276,7 @@ def test_deals_after_mus_match_a_plain_python_mus_round():
     # Independent bookkeeping: shuffle 40 cards, deal 4 x 4, each seat in turn throws what
     # the policy says and draws from the top of the stock.  Compare the frequencies of
     # pares and juego after the round with the kernel's deals.
-    from musstats.analysis.discard import deals_after_mus
+    from musstats.engines.musphase import deals_after_mus
 
     t = hand_tables(V)
     policy, _ = get_policy("reyes-pairs", V)

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import naive as ref
 from musstats.base.errors import MusError
+from musstats.engines.musphase import deals_as_dealt
 from musstats.analysis.game import (
     Outcomes,
-    deals_as_dealt,
     game_model,
     paso_outcomes,
     win_probabilities,

@@ -11,7 +11,7 @@ from musstats import MusError, Variant
 from musstats.analysis.odds import compute_odds
 from musstats.rules.cards import parse_cards, parse_hand
 from musstats.cli import main
-from musstats.analysis.discard import deals_after_mus, deck_ids
+from musstats.engines.musphase import deals_after_mus, deals_as_dealt, deck_ids
 from musstats.engines.exact import exact_table
 from musstats.tables.hands import hand_tables
 from musstats.tables.jokers import joker_tables
@@ -125,17 +125,9 @@ def test_ten_kings_without_jokers_in_play_is_plain_8_reyes():
 def test_redeal_no_first_dealt_4567_survives():
     t = hand_tables(PLAIN)
     h4567 = t.index_of(parse_hand("4 5 6 7"))
-    keep_all = np.full((4, t.n_hands), KEEP_ALL, np.uint8)
-    from musstats.analysis import discard
-
-    # with nobody changing cards the final hands are the first-dealt hands
-    orig = discard.get_policy
-    try:
-        discard.get_policy = lambda name, v: (keep_all, "keep-all")
-        with_rule = deals_after_mus(200_000, 1, make_variant(redeal_4567=True))
-        without = deals_after_mus(200_000, 1, PLAIN)
-    finally:
-        discard.get_policy = orig
+    # the hands as dealt (no mus round) are the first-dealt hands
+    with_rule = deals_as_dealt(200_000, 1, make_variant(redeal_4567=True))
+    without = deals_as_dealt(200_000, 1, PLAIN)
     assert not (with_rule == h4567).any()
     # without the rule a seat holds 4-5-6-7 with p = 4^4 / 91390
     p = 256 / 91390

@@ -10,7 +10,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from musstats.rules.cards import Card
-from musstats.analysis.discard import evaluate_keeps
+from musstats.engines.musphase import evaluate_keeps
 from musstats.tables.hands import hand_tables
 from musstats.tables.policies import get_policy, heuristic_policy, keep_options
 from musstats.rules.variant import Variant

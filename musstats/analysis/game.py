@@ -47,13 +47,13 @@ import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.engines.scoring import COUNT_LANCES
+from musstats.engines.musphase import deals_as_dealt
 from musstats.rules.variant import Variant, make_variant
 
 __all__ = [
     "Outcomes",
     "GameModel",
     "DealSource",
-    "deals_as_dealt",
     "register_deal_source",
     "DEAL_SOURCES",
     "paso_outcomes",
@@ -87,20 +87,10 @@ DealSource = Callable[[int, int, Variant], np.ndarray]
 # deal sources
 
 
-def deals_as_dealt(n: int, seed: int, variant: Variant = Variant()) -> np.ndarray:
-    """``n`` uniformly random deals from a full deck: hand indices int64 [n, 4] in seat order.
-
-    The hands are played as dealt (no mus round).  Reproducible for a given seed.
-    """
-    from musstats.analysis.discard import deals_after_mus as _after_mus
-
-    return _after_mus(n, seed, variant, rounds=0)
-
-
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant()) -> np.ndarray:
     """``n`` random deals after one mus round in which all four players discard by the
     shipped discard strategy table: hand indices [n, 4] in seat order."""
-    from musstats.analysis.discard import deals_after_mus as _after_mus
+    from musstats.engines.musphase import deals_after_mus as _after_mus
 
     return _after_mus(n, seed, variant)
 

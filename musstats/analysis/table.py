@@ -138,7 +138,7 @@ def parse_seats(seat: str | int | Iterable | None) -> tuple[int, ...]:
 
 def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
     """The rows of hand index ``h``, one per seat of ``job.seats``."""
-    from musstats.analysis.discard import evaluate_keeps
+    from musstats.engines.musphase import evaluate_keeps
     from musstats.rules.conditions import redeal_allowed, redeal_hand
     from musstats.engines.exact import ALL_STATS
     from musstats.engines.jokers import showdown_counts
