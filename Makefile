@@ -20,6 +20,7 @@ demo: $(STAMP)
 	$(BIN)/musstats odds R R 3 A --seat mano
 
 test: $(STAMP)
+	$(BIN)/python -m mypy musstats
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
@@ -28,7 +29,7 @@ bench: $(STAMP)
 # The Markdown report under reports/ (strategy tables and charts, 8 and 4 reyes), rebuilt from
 # scratch with fixed seeds.  `make report` always rebuilds; `make reports/README.md` only when an
 # input (the package, its discard tables, the script) changed.
-REPORT_DEPS := scripts/make_report.py $(wildcard musstats/*.py musstats/*/*.py musstats/data/*.npz)
+REPORT_DEPS := scripts/make_report.py $(wildcard musstats/*.py musstats/*/*.py musstats/*/*/*.py musstats/data/*.npz)
 
 report: $(STAMP)
 	$(BIN)/python scripts/make_report.py --out-dir reports

@@ -21,10 +21,10 @@ import time
 import numba
 
 from musstats import Variant
-from musstats.rules.cards import parse_hand
+from musstats.tables.context import make_context
 from musstats.engines.exact import exact_counts
 from musstats.tables.hands import hand_tables
-from musstats.analysis.discard_table import hand_cards
+from musstats.tables.hands import hand_cards
 
 
 def median_time(fn, reps: int) -> float:
@@ -48,18 +48,18 @@ def main() -> None:
     ap.add_argument("--skip-all", action="store_true", help="skip the all-hands run")
     a = ap.parse_args()
     print(f"numba threads: {numba.get_num_threads()}, cores: {os.cpu_count()}")
-    hand = parse_hand("R R 3 A")
     for v in (Variant("8-reyes"), Variant("4-reyes")):
-        exact_counts(hand, v, seats=(0,))  # compile / load cache
-        t = median_time(lambda: exact_counts(hand, v, seats=(0,)), a.reps)
-        t4 = median_time(lambda: exact_counts(hand, v), a.reps)
+        ctx = make_context(v, "R R 3 A", "mano")
+        exact_counts(ctx)  # compile / load cache
+        t = median_time(lambda: exact_counts(ctx), a.reps)
+        t4 = median_time(lambda: exact_counts(ctx, seats=range(4)), a.reps)
         print(f"{v.name}: one hand, one seat: {1000 * t:.1f} ms (median of {a.reps}); all 4 seats: {1000 * t4:.1f} ms")
     if not a.skip_all:
         v = Variant("8-reyes")
         t = hand_tables(v)
         start = time.perf_counter()
         for h in range(t.n_hands):
-            exact_counts(hand_cards(h, v), v)
+            exact_counts(make_context(v, hand_cards(h, v), "mano"), seats=range(4))
         print(f"8-reyes: all {t.n_hands} hands x 4 seats: {time.perf_counter() - start:.1f} s")
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as cache:

@@ -26,6 +26,7 @@ import numpy as np
 from musstats.rules.cards import parse_hand
 from musstats.tables.hands import hand_tables
 from musstats.engines.montecarlo import simulate
+from musstats.tables.context import make_context
 from musstats.rules.variant import Variant
 
 HAND = "R C 7 4"
@@ -149,9 +150,10 @@ def main() -> None:
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     v = Variant()
     hand = parse_hand(HAND)
-    simulate(hand, SEAT, v, trials=100_000, seed=0, threads=threads)  # compile / load the cache
+    ctx = make_context(v, hand, SEAT + 1)
+    simulate(ctx, trials=100_000, seed=0, threads=threads)  # compile / load the cache
 
-    nb = _median_rate(lambda n, r: simulate(hand, SEAT, v, trials=n, seed=r, threads=threads),
+    nb = _median_rate(lambda n, r: simulate(ctx, trials=n, seed=r, threads=threads),
                       args.deals, args.reps)
     py = _median_rate(lambda n, r: python_simulate(hand, SEAT, v, n, r), args.py_deals,
                       max(3, args.reps // 2))

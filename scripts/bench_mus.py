@@ -20,6 +20,7 @@ import numba
 from musstats import Variant
 from musstats.rules.cards import parse_hand
 from musstats.engines.musphase import evaluate_keeps
+from musstats.tables.context import make_context
 from musstats.tables.hands import hand_tables
 from musstats.tables.policies import get_policy, keep_options
 
@@ -29,19 +30,20 @@ def main() -> None:
     cards = parse_hand("R C 7 A")
     policy, name = get_policy("table", v)
     opts = [m for m, _, _ in keep_options(hand_tables(v).index_of(cards), v)]
-    evaluate_keeps(cards, 0, opts[:1], v, policy, trials=1000, seed=1)  # compile / load cache
+    ctx = make_context(v, cards, "mano")
+    evaluate_keeps(ctx, opts[:1], policy, trials=1000, seed=1)  # compile / load cache
     n = 4_000_000
     times = []
     for r in range(5):
         t = time.perf_counter()
-        evaluate_keeps(cards, 0, opts[:1], v, policy, trials=n, seed=r)
+        evaluate_keeps(ctx, opts[:1], policy, trials=n, seed=r)
         times.append(time.perf_counter() - t)
     one = n / statistics.median(times)
     n15 = 400_000
     times = []
     for r in range(5):
         t = time.perf_counter()
-        evaluate_keeps(cards, 0, opts, v, policy, trials=n15, seed=r)
+        evaluate_keeps(ctx, opts, policy, trials=n15, seed=r)
         times.append(time.perf_counter() - t)
     many = n15 * len(opts) / statistics.median(times)
     print(f"threads {numba.get_num_threads()}; policy of the others: {name}")

@@ -38,15 +38,12 @@ def main(argv: list[str] | None = None) -> int:
 
     runner = None
     if a.scheduler:
-        from musstats.engines.distributed import dask_table_runner
+        from musstats.engines.distributed import dask_runner
 
-        runner = dask_table_runner(a.scheduler)
+        runner = dask_runner(a.scheduler)
     factory = None
     if not a.quiet and sys.stderr.isatty():
-        from musstats.cli.table import progress_bar
-
-        def factory(label):
-            return progress_bar(True, label)
+        from musstats.output.progress import ProgressBar as factory
 
     kw = {}
     if a.game_deals is not None:

@@ -6,7 +6,21 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 
+def pytest_configure(config):
+    # `make test` (and CI) run everything; `pytest -m "not slow"` skips the live runs of the
+    # slow references (tests/naive.py, whose results the fast tests read from tests/golden/),
+    # the Ctrl-C harness and the long solves.
+    config.addinivalue_line("markers", "slow: a long run: a live slow reference of tests/naive.py, the "
+                                       "Ctrl-C harness, a long solve (deselect with -m \"not slow\")")
+
+
 @pytest.fixture(autouse=True)
 def _musstats_cache(tmp_path_factory, monkeypatch):
     """Keep the game-model disk cache of the tests out of the user's cache folder."""
     monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+
+
+@pytest.fixture(scope="session")
+def cache_folder(tmp_path_factory):
+    """The game-model disk cache folder every test uses (see ``_musstats_cache``)."""
+    return tmp_path_factory.getbasetemp() / "musstats-cache"

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb, prod
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import make_golden
+import naive as ref
 from musstats import MusError, Variant
-from musstats.analysis.odds import compute_odds
-from musstats.rules.cards import parse_hand
-from musstats.rules.conditions import SIGNALS, build_allowed, signal_mask
+from musstats.analysis.odds import odds
 from musstats.engines.exact import ALL_STATS as STATS, exact_fractions
+from musstats.rules.conditions import SIGNALS, parse_declared, parse_signal
+from musstats.tables.context import make_context, signal_mask
 from musstats.tables.hands import LANCES, hand_tables
 
-import naive as ref  # noqa: E402
+GOLDEN = [c for c in json.loads(Path(make_golden.GOLDEN).read_text(encoding="utf-8"))["cases"]
+          if c["declared"] or c["signal"]]
 
 
 def _points(kinds, deck="8-reyes"):
@@ -27,8 +32,8 @@ def _points(kinds, deck="8-reyes"):
 
 def test_condition_always_true_changes_nothing():
     # declaring what the user himself holds is always true
-    plain = compute_odds("R R 3 A", "mano").mean
-    cond = compute_odds("R R 3 A", "mano", declared="mano:pares,mano:juego").mean
+    plain = odds("R R 3 A", "mano").mean
+    cond = odds("R R 3 A", "mano", declared="mano:pares,mano:juego").mean
     assert np.array_equal(plain, cond, equal_nan=True)
 
 
@@ -60,43 +65,37 @@ def test_partner_31_juego_by_hand_calculation():
         num += w3 * second31
         den += w3 * comb(32, 4)
     p_second31 = Fraction(num, den)
-    got = exact_fractions(parse_hand("R C 7 A"), 0,
-                          allowed=build_allowed(Variant(), hand_tables().index_of(parse_hand("R C 7 A")), 0,
-                                                signal="31"))
+    got = exact_fractions(make_context(Variant(), "R C 7 A", "mano", signal="31"))
     assert got["juego"]["p_team"] == 1 - p_second31
     assert got["juego"]["p_played"] == 1 and got["punto"]["p_played"] == 0
 
 
-def _decl_condition(declared: dict, signal_pred=None):
-    def cond(user_seat, seat, kinds):
-        ranks = [dict((k[0], k[1]) for k in ref.DECK_8)[x] for x in kinds]
-        if seat in declared:
-            what = declared[seat]
-            has = ref.pares_strength(ranks) is not None if "pares" in what else _points(kinds) >= 31
-            if has == what.startswith("no-"):
-                return False
-        if signal_pred is not None and seat == (user_seat + 2) % 4:
-            return signal_pred(kinds, ranks)
-        return True
-    return cond
+def test_golden_conditional_cases_cover_every_undeclared_seat():
+    assert len(GOLDEN) == 2
+    # the user can sit at any seat that makes no declaration (a seat that declares is another player)
+    assert GOLDEN[0]["declared"] == "second:pares,postre:no-pares" and GOLDEN[0]["seats"] == [0, 2]
+    assert GOLDEN[1]["declared"] == "mano:juego" and GOLDEN[1]["seats"] == [1, 2, 3]
+    for case in GOLDEN:
+        assert sorted(map(int, case["odds"])) == case["seats"]
 
 
-@pytest.mark.parametrize("hand, kinds, declared, text, signal, pred", [
-    ("C S 4 A", ["C", "S", "4", "A"], {1: "pares", 3: "no-pares"}, "second:pares,postre:no-pares", None, None),
-    ("R 7 7 5", ["R", "7", "7", "5"], {0: "juego"}, "mano:juego", "duples",
-     lambda k, r: ref.pares_value(r) == 3),
-])
-def test_conditional_exact_equals_reference(hand, kinds, declared, text, signal, pred):
-    expected = ref.showdown_reference(kinds, "8-reyes", condition=_decl_condition(declared, pred))
-    t = hand_tables()
-    for seat in (1, 3):  # the user's seat must not carry a declaration
-        if seat in declared:
-            continue
-        allowed = build_allowed(Variant(), t.index_of(parse_hand(hand)), seat, text, signal)
-        got = exact_fractions(parse_hand(hand), seat, allowed=allowed)
+@pytest.mark.parametrize("case", GOLDEN, ids=[c["id"] for c in GOLDEN])
+def test_conditional_exact_equals_reference(case):
+    expected = ref.fractions_from_json(case["odds"])
+    v = Variant(case["deck"], juego_real=case["juego_real"])
+    for seat in case["seats"]:
+        ctx = make_context(v, case["hand"], seat + 1, dead=case["dead"] or None, declared=case["declared"],
+                           signal=case["signal"])
+        got = exact_fractions(ctx)
         for lance in LANCES:
             for stat in STATS:
                 assert got[lance][stat] == expected[seat][lance][stat], (seat, lance, stat)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", GOLDEN, ids=[c["id"] for c in GOLDEN])
+def test_reference_reproduces_the_golden_conditional_fractions(case):
+    assert make_golden.reference(case) == ref.fractions_from_json(case["odds"])
 
 
 def test_signal_masks_by_definition():
@@ -114,6 +113,26 @@ def test_signal_masks_by_definition():
         assert signal_mask(s).any()
 
 
+def test_signal_masks_equal_the_rules_text():
+    # every seña against tests/naive.py's reading of the rules, hand by hand
+    t = hand_tables()
+    for s in SIGNALS:
+        test = ref.signal_test(s, "8-reyes")
+        want = np.array([test(t.labels[h].split()) for h in range(t.n_hands)])
+        assert np.array_equal(signal_mask(s), want), s
+
+
+def test_repeated_declarations_merge_and_contradictions_are_errors():
+    # --declared may be repeated: the items merge; the same item twice is one
+    assert parse_declared(["second:pares", "postre:no-juego,second:pares"]) == {1: {"pares": True},
+                                                                                 3: {"juego": False}}
+    with pytest.raises(MusError, match="both pares and no-pares"):
+        parse_declared(["second:pares", "second:no-pares"])
+    assert parse_signal(["31", "31"]) == "31"
+    with pytest.raises(MusError, match="one seña"):
+        parse_signal(["31", "duples"])
+
+
 @pytest.mark.parametrize("kwargs, fragment", [
     ({"declared": "mano:no-pares"}, "contradicts your own hand"),
     ({"declared": "second:pairs"}, "unknown declaration"),
@@ -122,8 +141,9 @@ def test_signal_masks_by_definition():
     ({"signal": "wink"}, "unknown signal"),
     # we hold two of the 8 reyes and three 3s (reyes too) are dead: 3 left, the partner
     # cannot hold four
-    ({"signal": "four-reyes", "dead": "3 3 3"}, "no deal can satisfy"),
+    ({"signal": "four-reyes", "dead": "3 3 3"}, "no deal satisfies the conditions"),
 ])
 def test_condition_errors(kwargs, fragment):
-    with pytest.raises(MusError, match=fragment):
-        compute_odds("R R 7 7", "mano", **kwargs)
+    with pytest.raises(MusError, match=fragment) as info:
+        odds("R R 7 7", "mano", **kwargs)
+    assert "\n" not in str(info.value)

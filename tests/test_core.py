@@ -78,7 +78,7 @@ def test_variant_validation():
 # ---------------------------------------------------------------- index and reference figures
 
 def test_hand_counts():
-    # RULES.md: 330 distinct hands with 8 reyes, 715 with 4 reyes; C(40, 4) = 91,390 combinations
+    # docs/rules.md: 330 distinct hands with 8 reyes, 715 with 4 reyes; C(40, 4) = 91,390 combinations
     for v, n in ((V8, 330), (V4, 715)):
         t = hand_tables(v)
         assert t.n_hands == n
@@ -92,7 +92,7 @@ def _share(mask, v=V8):
 
 
 def test_reference_figures_8_reyes():
-    # RULES.md "Reference figures": any pares 56.58 %; par 47.90 %; medias 4.87 %;
+    # docs/rules.md "Reference figures": any pares 56.58 %; par 47.90 %; medias 4.87 %;
     # duples 3.81 %; juego 26.75 %; 31 9.17 %; punto 30 3.31 %.
     t = hand_tables(V8)
     assert _share(t.pares_cat > 0) == 56.58
@@ -112,7 +112,7 @@ def test_dense_index_roundtrip():
             assert sorted(t.cls4[h]) == sorted(c for c in range(t.n_classes) for _ in range(t.counts[h, c]))
 
 
-# ---------------------------------------------------------------- RULES.md worked examples
+# ---------------------------------------------------------------- docs/rules.md worked examples
 
 def test_grande_examples():
     # R-3-4-4 beats R-C-C-C at grande (3 is a Rey) and at chica too (4 is below C)
@@ -166,7 +166,7 @@ def test_juego_real():
 
 
 def test_worked_example_pares():
-    # RULES.md: A 7-7-2-As (duples), B 3-3-S-2 (par), C R-R-S-As (par), D C-C-C-6 (medias)
+    # docs/rules.md: A 7-7-2-As (duples), B 3-3-S-2 (par), C R-R-S-As (par), D C-C-C-6 (medias)
     hands = ["7 7 2 A", "3 3 S 2", "R R S A", "C C C 6"]
     t = hand_tables(V8)
     ids = [idx(h) for h in hands]

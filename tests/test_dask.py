@@ -10,11 +10,11 @@ pytest.importorskip("dask.distributed")
 
 from dask.distributed import LocalCluster  # noqa: E402
 
-from musstats.engines.distributed import connect, dask_runner, dask_table_runner  # noqa: E402
-from musstats.base.errors import MusError  # noqa: E402
-from musstats.analysis.game import game_model  # noqa: E402
 from musstats.analysis.discard_table import build_table  # noqa: E402
+from musstats.analysis.game import game_model  # noqa: E402
 from musstats.analysis.table import strategy_table  # noqa: E402
+from musstats.base.errors import MusError  # noqa: E402
+from musstats.engines.distributed import connect, dask_runner, local_runner  # noqa: E402
 from musstats.rules.variant import Variant  # noqa: E402
 
 
@@ -27,26 +27,34 @@ def cluster():
 def test_table_dask_equals_local(cluster):
     model = game_model(Variant(), deals=100_000, seed=4, cache=False)
     kw = dict(hands="R R 7 A, C C S 4, 5 5 5 A", trials=3000, seed=9, model=model)
-    runner = dask_table_runner(cluster.scheduler_address)
+    runner = dask_runner(cluster.scheduler_address)
     try:
-        remote = strategy_table("8-reyes", runner=runner, **kw)
+        remote = strategy_table("8-reyes", runner=runner, **kw).to_frame()
     finally:
         runner.close()
-    local = strategy_table("8-reyes", **kw)
-    assert remote.attrs["runner"].startswith("dask")
+    local = strategy_table("8-reyes", **kw).to_frame()
+    assert remote.attrs["runner"].startswith("dask") and local.attrs["runner"] == "local"
+    assert len(local) == 3 * 4
     pd.testing.assert_frame_equal(remote, local, check_exact=True)
 
 
 def test_table_dask_progress(cluster):
     model = game_model(Variant(), deals=50_000, seed=4, cache=False)
     ticks = []
-    runner = dask_table_runner(cluster.scheduler_address)
+    runner = dask_runner(cluster.scheduler_address)
     try:
         df = strategy_table("8-reyes", seats="third", hands=3, trials=200, model=model, runner=runner,
-                            progress=ticks.append)
+                            progress=lambda done, total: ticks.append((done, total))).to_frame()
     finally:
         runner.close()
-    assert len(df) == 3 and sum(ticks) == 3
+    # progress(done, total) as each hand finishes
+    assert len(df) == 3 and ticks == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_local_runner_is_the_runner_protocol():
+    ticks = []
+    out = local_runner(lambda item, job: (item, job), [3, 1, 2], "job", lambda done, total: ticks.append((done, total)))
+    assert out == [(3, "job"), (1, "job"), (2, "job")] and ticks == [(1, 3), (2, 3), (3, 3)]
 
 
 def test_build_table_dask_equals_local(cluster):

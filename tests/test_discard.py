@@ -4,23 +4,32 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from itertools import combinations_with_replacement
 from math import comb, prod
 
 import numpy as np
 import pytest
 
+import naive
+from helpers import assert_exit2_one_line, run_cli
 from musstats import Variant
-from musstats.rules.cards import Card, parse_cards, parse_hand
-from musstats.cli import main
-from musstats.analysis.discard import best_discards
-from musstats.engines.musphase import deck_ids, evaluate_keeps
+from musstats.analysis.discard import discard
+from musstats.analysis.discard_table import best_response, build_table
 from musstats.engines.exact import exact_table
+from musstats.engines.musphase import deck_ids, evaluate_keeps
+from musstats.rules.cards import Card, parse_cards, parse_hand
+from musstats.tables.context import make_context
 from musstats.tables.hands import hand_tables
 from musstats.tables.policies import KEEP_ALL, get_policy, heuristic_policy, keep_mask_for, keep_options
-from musstats.analysis.discard_table import best_response, build_table
 
 V = Variant()
+
+
+def ctx_at(hand, seat, *, dead=None, allowed=None):
+    """The context of ``hand`` at seat index ``seat`` (0 = mano), 8 reyes."""
+    ctx = make_context(V, hand, seat + 1, dead=dead or None)
+    return ctx if allowed is None else replace(ctx, allowed=allowed)
 
 
 def _kernel_state(seed=0):
@@ -130,11 +139,11 @@ def _card(cls: int) -> Card:
 
 def test_no_discards_reproduce_the_exact_showdown():
     # with nobody changing cards (keep-all everywhere), the mus engine is a plain showdown
-    cards = parse_hand("C S 5 A")
     policy = np.full((4, hand_tables(V).n_hands), KEEP_ALL, np.uint8)
     for seat in (0, 3):
-        ev = evaluate_keeps(cards, seat, [KEEP_ALL], V, policy, trials=200_000, seed=5)
-        ex = exact_table(cards, seat)
+        ctx = ctx_at("C S 5 A", seat)
+        ev = evaluate_keeps(ctx, [KEEP_ALL], policy, trials=200_000, seed=5)
+        ex = exact_table(ctx)
         assert np.all(np.abs(ev.ev[0] - ex[:, 4]) <= 4 * ev.ev_se[0] + 1e-12)
 
 
@@ -159,12 +168,11 @@ def test_best_discard_matches_brute_force():
             w = prod(comb(unseen[k], n) for k, n in c.items()) / comb(36, d)
             if w == 0:
                 continue
-            final = parse_hand(" ".join(kept_labels + list(draw)))
-            tab = exact_table(final, seat, V, parse_cards(" ".join(thrown)))
+            tab = exact_table(ctx_at(" ".join(kept_labels + list(draw)), seat, dead=" ".join(thrown)))
             total += w * float(np.nansum(tab[:, 4]))
         brute.append(total)
     policy = np.full((4, t.n_hands), KEEP_ALL, np.uint8)
-    ev = evaluate_keeps(cards, seat, [m for m, _, _ in opts], V, policy, trials=300_000, seed=8)
+    ev = evaluate_keeps(ctx_at("R R 7 7", seat), [m for m, _, _ in opts], policy, trials=300_000, seed=8)
     se = ev.total_se()
     for i in range(len(opts)):
         assert abs(ev.total[i] - brute[i]) < 4 * se[i], (opts[i][2], ev.total[i], brute[i])
@@ -212,70 +220,119 @@ def test_keep_options_are_distinct():
 @pytest.mark.parametrize("args, fragment", [
     (["discard", "R", "R", "7", "A", "--keep", "C"], "not part of the hand"),
     (["discard", "R", "R", "7", "A", "--keep", "R", "R", "7", "A"], "at least one card must go"),
-    (["mus", "R", "R", "7", "A", "--rounds", "0"], "at least 1"),
+    (["mus", "R", "R", "7", "A", "--rounds", "0"], "rounds must be a whole number from 1 to 8, got 0"),
+    (["mus", "R", "R", "7", "A", "--rounds", "9"], "rounds must be a whole number from 1 to 8, got 9"),
     (["mus", "R", "R", "7", "A", "--policy", "nope"], "'table', 'reyes-pairs'"),
     (["discard", "R", "R", "7", "A", "--objective", "punto"], "'total', 'grande'"),
     (["discard", "R", "R", "7"], "exactly 4 cards"),
-    (["discard", "R", "R", "7", "A", "--trials", "0"], "at least 1"),
+    (["discard", "R", "R", "7", "A", "--trials", "0"], "trials must be a whole number from 1 to 50,000,000, got 0"),
+    (["discard", "R", "R", "7", "A", "--trials", "2.5"], "trials must be a whole number"),
+    (["discard", "R", "R", "7", "A", "--seed", "-1"], "seed must be a whole number from 0"),
+    (["mus", "R", "R", "7", "A", "--seat", "second", "--seat", "third"], "--seat is given twice"),
+    (["discard", "R", "R", "7", "A", "--trials", "100", "--trials", "100"], "--trials is given twice"),
 ])
 def test_bad_input(args, fragment, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(args)
-    assert e.value.code == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and fragment in err
+    assert_exit2_one_line(capsys, args, fragment)
 
 
 def test_discard_and_mus_json(capsys):
-    main(["discard", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000", "--seed", "4",
-          "--format", "json", "--keep", "R", "R", "A"])
-    doc = json.loads(capsys.readouterr().out)
+    code, out, err = run_cli(capsys, ["discard", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000",
+                                      "--seed", "4", "--format", "json"])
+    assert code == 0, err
+    doc = json.loads(out)
     assert doc["seat"] == "postre" and doc["trials"] == 20000 and doc["seed"] == 4
     assert len(doc["keep_sets"]) == 11 and doc["keep_sets"][0]["recommended"]
+    assert [k["recommended"] for k in doc["keep_sets"]] == [True] + [False] * 10
     totals = [k["ev_total"] for k in doc["keep_sets"]]
     assert totals == sorted(totals, reverse=True)
-    main(["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000", "--seed", "4", "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+    # the JSON starts with the context, then the run
+    keys = list(doc)
+    assert keys[:10] == ["variant", "rules", "players", "individual", "teams", "hand", "seat", "team", "dead",
+                         "conditions"]
+    assert keys.index("method") < keys.index("trials") < keys.index("seed") < keys.index("partial")
+    # --keep compares one keep-set with the best one: the same deals, so the same numbers
+    best = doc["keep_sets"][0]["keep"]
+    by_keep = {k["keep"]: k for k in doc["keep_sets"]}
+    for keep in (best, "7 A"):
+        code, out, err = run_cli(capsys, ["discard", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000",
+                                          "--seed", "4", "--format", "json", "--keep", *keep.split()])
+        assert code == 0, err
+        kept = json.loads(out)
+        assert [k["keep"] for k in kept["keep_sets"]] == list(dict.fromkeys([best, keep]))
+        assert [k["yours"] for k in kept["keep_sets"]] == ([True] if keep == best else [False, True])
+        assert kept["keep_sets"][0]["recommended"] and kept["recommended"] == best
+        for row in kept["keep_sets"]:
+            assert row["ev_total"] == by_keep[row["keep"]]["ev_total"]
+            assert row["gap_to_best"] == by_keep[row["keep"]]["gap_to_best"]
+    code, out, err = run_cli(capsys, ["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000",
+                                      "--seed", "4", "--format", "json"])
+    assert code == 0, err
+    doc = json.loads(out)
     assert doc["advice"] == ("cut" if doc["difference"]["value"] <= 0 else "ask for mus")
     assert doc["difference"]["value"] == pytest.approx(doc["mus"]["ev_total"] - doc["cut"]["ev_total"])
     assert 0 < doc["p_others_ask"] < 1 and doc["given"] == "the other three ask for mus"
     assert 0 < doc["difference"]["se"] < doc["cut"]["se"] + doc["mus"]["se"]  # common random numbers
 
 
+def test_repeated_keep_merges_and_csv_has_metadata(capsys):
+    base = ["mus", "R", "C", "7", "A", "--seat", "third", "--trials", "5000", "--seed", "2", "--format", "json"]
+    code, one, err = run_cli(capsys, base + ["--keep", "R", "C"])
+    assert code == 0, err
+    code, two, err = run_cli(capsys, base + ["--keep", "R", "--keep", "C"])
+    assert code == 0, err
+    assert one == two and json.loads(one)["keep"] == "R C"
+    for cmd in ("discard", "mus"):
+        code, out, err = run_cli(capsys, [cmd, "R", "C", "7", "A", "--trials", "5000", "--seed", "2",
+                                          "--format", "csv"])
+        assert code == 0, err
+        lines = out.splitlines()
+        assert lines[0] == '# variant: "8-reyes"' and '# seed: 2' in lines and '# trials: 5000' in lines
+        assert not lines[sum(1 for ln in lines if ln.startswith("#"))].startswith("#")
+
+
 def test_cutting_given_the_others_ask_is_the_exact_conditional_showdown():
     # "cut" on the deals in which the other three ask for mus = the exact showdown with the
     # other seats restricted to hands they would not cut with (the exact engine's masks)
     from musstats._kernels.mus import NO_MUS
+    from musstats.engines.exact import exact_counts
     from musstats.tables.policies import cut_flags
 
-    cards = parse_hand("C S 5 A")
-    t = hand_tables(V)
     policy, _ = get_policy("table", V)
+    allowed = ~cut_flags(V)
     for seat in (0, 3):
-        ev = evaluate_keeps(cards, seat, [NO_MUS], V, policy, trials=200_000, seed=6, others_ask=True)
-        allowed = ~cut_flags(V)
-        ex = exact_table(cards, seat, V, allowed=allowed)
+        ev = evaluate_keeps(ctx_at("C S 5 A", seat), [NO_MUS], policy, trials=200_000, seed=6, others_ask=True)
+        ex = exact_table(ctx_at("C S 5 A", seat, allowed=allowed))
         assert np.all(np.abs(ev.ev[0] - ex[:, 4]) <= 4 * ev.ev_se[0] + 1e-12), seat
         assert np.all(np.abs(ev.p_team[0] - ex[:, 0]) <= 4 * np.sqrt(ex[:, 0] * (1 - ex[:, 0]) / 200_000) + 1e-12)
     # the share of kept deals is P(no other seat holds a cut hand), from the exact engine's totals
-    from musstats.engines.exact import exact_counts
-
-    _, tot_all = exact_counts(cards, V, seats=(3,))  # the last ev above is postre's
-    _, tot_ok = exact_counts(cards, V, seats=(3,), allowed=~cut_flags(V))
+    _, tot_all = exact_counts(ctx_at("C S 5 A", 3), seats=(3,))  # the last ev above is postre's
+    _, tot_ok = exact_counts(ctx_at("C S 5 A", 3, allowed=allowed), seats=(3,))
     p = tot_ok[3] / tot_all[3]
     assert abs(ev.p_deal_kept - p) < 4 * np.sqrt(p * (1 - p) / 200_000 / p)
 
 
 def test_same_seed_same_answer():
-    a = best_discards("C S 4 A", "third", trials=5000, seed=9)
-    b = best_discards("C S 4 A", "third", trials=5000, seed=9)
-    assert a.rows == b.rows
+    a = discard("C S 4 A", "third", trials=5000, seed=9)
+    b = discard("C S 4 A", "third", trials=5000, seed=9)
+    assert a.rows == b.rows and a.seed == 9 and a.trials == 5000
+    c = discard("C S 4 A", "third", trials=5000, seed=10)
+    assert [r["ev_total"] for r in c.rows] != [r["ev_total"] for r in a.rows]
 
 
+def test_discard_result_frame_and_dict():
+    res = discard("R R 7 A", 4, trials=5000, seed=3)
+    df = res.to_frame()
+    assert list(df["keep"]) == [r["keep"] for r in res.rows] and len(df) == 11
+    assert df.attrs["seat"] == "postre" and df.attrs["trials"] == 5000 and "keep_sets" not in df.attrs
+    d = res.to_dict()
+    assert d["recommended"] == res.rows[0]["keep"] and d["keep_sets"] == res.rows
+
+
+@pytest.mark.slow
 def test_deals_after_mus_match_a_plain_python_mus_round():
-    # Independent bookkeeping: shuffle 40 cards, deal 4 x 4, each seat in turn throws what
-    # the policy says and draws from the top of the stock.  Compare the frequencies of
-    # pares and juego after the round with the kernel's deals.
+    # Independent bookkeeping (tests/naive.py): shuffle 40 cards, deal 4 x 4, each seat in turn
+    # throws what the policy says and draws from the top of the stock.  Compare the frequencies
+    # of pares and juego after the round with the kernel's deals.
     from musstats.engines.musphase import deals_after_mus
 
     t = hand_tables(V)
@@ -283,18 +340,14 @@ def test_deals_after_mus_match_a_plain_python_mus_round():
     card_class = deck_ids(V)
     rng = np.random.default_rng(2)
     n_py = 20_000
+
+    def index(cards):
+        return t.index_of([_card(card_class[c]) for c in cards])
+
     stats_py = np.zeros((n_py, 3))
     for i in range(n_py):
-        deck = list(rng.permutation(40))
-        hands = [deck[4 * q: 4 * q + 4] for q in range(4)]
-        stock = deck[16:]
-        for q in range(4):
-            cls = sorted(hands[q], key=lambda c: -card_class[c])
-            h = t.index_of([_card(card_class[c]) for c in cls])
-            m = int(policy[q, h])
-            kept = [cls[j] for j in range(4) if m >> j & 1]
-            hands[q] = kept + [stock.pop() for _ in range(4 - len(kept))]
-        idx = [t.index_of([_card(card_class[c]) for c in hh]) for hh in hands]
+        hands = naive.mus_round(rng, card_class, lambda q, hand: policy[q, index(hand)])
+        idx = [index(hh) for hh in hands]
         stats_py[i] = [t.pares_cat[idx[0]] > 0, t.points[idx[0]] >= 31, t.points[idx[3]] >= 31]
     deals = deals_after_mus(400_000, 3, V, policy="reyes-pairs")
     stats_k = np.stack([t.pares_cat[deals[:, 0]] > 0, t.points[deals[:, 0]] >= 31,

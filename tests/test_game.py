@@ -1,16 +1,17 @@
 """The win-the-game model: outcome table, dynamic programming, cache, export, CLI.
 
-Expected values come from RULES.md, hand calculation, or independent plain-Python
-code (a recursive evaluation of the game, a simulation with tests/naive.py).
+Expected values come from docs/rules.md, hand calculation, or independent plain-Python
+code (tests/naive.py: a recursive evaluation of the game, a simulation of dealt hands).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import random
+import os
+import subprocess
+import sys
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -18,18 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import naive as ref
+from helpers import ROOT, assert_exit2_one_line, run_cli as _run
+from musstats.analysis.game import Outcomes, game_model, paso_outcomes, win_probabilities
 from musstats.base.errors import MusError
 from musstats.engines.musphase import deals_as_dealt
-from musstats.analysis.game import (
-    Outcomes,
-    game_model,
-    paso_outcomes,
-    win_probabilities,
-)
-from musstats.tables.hands import hand_tables
 from musstats.rules.cards import parse_hand
-from musstats.rules.variant import Variant
-from helpers import run_cli as _run  # noqa: E402
+from musstats.rules.variant import Variant, make_variant
+from musstats.tables.hands import hand_tables
 
 
 @pytest.fixture(autouse=True)
@@ -99,36 +95,6 @@ def test_reaching_target_in_the_count_wins():
     assert P[1, 29, 28] == 1.0
 
 
-def _reference_p(outcomes: list, target: int):
-    """Plain recursion over the definition, with Fractions."""
-
-    @lru_cache(maxsize=None)
-    def P(a: int, b: int, m: int) -> Fraction:
-        total = Fraction(0)
-        for steps, prob in outcomes:
-            sa, sb, res = a, b, None
-            for step in steps:
-                if step is None:
-                    continue
-                team, n = step
-                if (team == 0) == (m == 0):
-                    sa += n
-                    if sa >= target:
-                        res = Fraction(1)
-                        break
-                else:
-                    sb += n
-                    if sb >= target:
-                        res = Fraction(0)
-                        break
-            if res is None:
-                res = P(sa, sb, 1 - m)
-            total += prob * res
-        return total
-
-    return P
-
-
 _step = st.tuples(st.integers(0, 1), st.integers(1, 6))
 
 
@@ -144,7 +110,7 @@ def test_dp_matches_plain_recursion(outcomes, target):
     total = sum(w for _, w in outcomes)
     items = [([(g, 1), (c, 1), pa, ju], Fraction(w, total)) for (g, c, pa, ju), w in outcomes]
     P = win_probabilities(Outcomes.from_list([(s, float(p)) for s, p in items]), target)
-    R = _reference_p(items, target)
+    R = ref.game_win_probability(items, target)
     for m in (0, 1):
         for a in range(target):
             for b in range(target):
@@ -183,7 +149,7 @@ def test_mano_swap_identity(model40):
     assert np.allclose(P[0] + P[1].T, 1.0, atol=1e-12)
     # so the average over who is mano is exactly 1/2 on the diagonal
     assert np.allclose(np.diag(model40.grid("avg")), 0.5, atol=1e-12)
-    # being mano helps (RULES.md: ties go to the player nearer to mano)
+    # being mano helps (docs/rules.md: ties go to the player nearer to mano)
     assert model40.p[0, 0, 0] > 0.5
 
 
@@ -197,11 +163,11 @@ def test_symmetrised_model_is_symmetric(model40):
 
 
 # ---------------------------------------------------------------------------
-# the outcome table against RULES.md and an independent simulation
+# the outcome table against docs/rules.md and an independent simulation
 
 
 def test_worked_example_outcome():
-    """RULES.md worked example: A 7-7-2-As, B 3-3-S-2, C R-R-S-As, D C-C-C-6, all en paso.
+    """docs/rules.md worked example: A 7-7-2-As, B 3-3-S-2, C R-R-S-As, D C-C-C-6, all en paso.
 
     Grande: B (team 1) 1.  Chica: A A 7 7 is lowest → team 0, 1.  Pares: A's duples 3 +
     C's par 1 = 4 to team 0.  Juego: B and C have 31, B nearer to mano → team 1 takes B's
@@ -215,43 +181,11 @@ def test_worked_example_outcome():
     assert o.deals == 1 and o.source == "array"
 
 
-def _reference_simulation(variant: str, n: int, seed: int):
-    """Deal physical cards with random.shuffle and score with tests/naive.py."""
-    kinds = ref.deck(variant)
-    deck = [k for k, (_, _, _, cnt) in enumerate(kinds) for _ in range(cnt)]
-    assert len(deck) == 40
-    rng = random.Random(seed)
-    rows = []
-    for _ in range(n):
-        rng.shuffle(deck)
-        hands = [deck[4 * s: 4 * s + 4] for s in range(4)]
-        ranks = [[kinds[k][1] for k in h] for h in hands]
-        pts = [sum(kinds[k][2] for k in h) for h in hands]
-        g = ref.best_seat([ref.grande_strength(r) for r in ranks]) % 2
-        c = ref.best_seat([ref.chica_strength(r) for r in ranks]) % 2
-        stones = [0, 0]
-        stones[g] += 1
-        stones[c] += 1
-        ps = ref.best_seat([ref.pares_strength(r) for r in ranks])
-        pares_team = None
-        if ps is not None:
-            pares_team = ps % 2
-            stones[pares_team] += sum(ref.pares_value(ranks[s]) for s in (pares_team, pares_team + 2))
-        js = ref.best_seat([ref.juego_strength(p) for p in pts])
-        if js is not None:
-            last = js % 2
-            stones[last] += sum(ref.juego_value(pts[s]) for s in (last, last + 2))
-        else:
-            last = ref.best_seat([p for p in pts]) % 2
-            stones[last] += 1
-        rows.append((stones[0], stones[1], g == 0, pares_team == 0, pares_team is None, last == 0))
-    return np.array(rows, dtype=np.float64)
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", ["8-reyes", "4-reyes"])
 def test_outcomes_against_plain_python_simulation(deck):
     n_ref, n_model = 15_000, 1_000_000
-    sim = _reference_simulation(deck, n_ref, seed=2024)
+    sim = ref.simulate_paso_deals(deck, n_ref, seed=2024)
     o = paso_outcomes(Variant(deck=deck), deals=n_model, seed=3)
     ts = o.team_stones()  # [K, 4, 2]
     s = o.signed
@@ -291,9 +225,11 @@ def test_pluggable_deal_source():
 
     v = Variant()
     via_callable = paso_outcomes(v, deals=5000, seed=9, source=source)
-    via_array = paso_outcomes(v, source=deals_as_dealt(5000, 9, v))
+    # batch b of the deals is seeded from SeedSequence([seed, b]) (one batch here)
+    sub = int(np.random.SeedSequence([9, 0]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+    via_array = paso_outcomes(v, source=deals_as_dealt(5000, sub, v))
     default = paso_outcomes(v, deals=5000, seed=9)
-    assert calls == [(5000, 9, v)]
+    assert calls == [(5000, sub, v)]
     for o in (via_array, default):
         assert np.array_equal(o.signed, via_callable.signed) and np.allclose(o.prob, via_callable.prob)
     with pytest.raises(MusError, match=r"\[N, 4\]"):
@@ -302,7 +238,7 @@ def test_pluggable_deal_source():
         paso_outcomes(v, source=np.full((3, 4), 330))
     with pytest.raises(MusError, match="unknown deal source"):
         paso_outcomes(v, source="after-mus-nope")
-    with pytest.raises(MusError, match="positive whole number"):
+    with pytest.raises(MusError, match="deals must be a whole number from 1 to 200,000,000, got 0"):
         paso_outcomes(v, deals=0)
     # the model built on a custom source is not cached but works the same
     m = game_model(v, deals=5000, seed=9, source=source)
@@ -310,7 +246,7 @@ def test_pluggable_deal_source():
 
 
 def test_deals_are_uniform_hands():
-    # the sampler deals each hand with its card-combination weight (RULES.md reference
+    # the sampler deals each hand with its card-combination weight (docs/rules.md reference
     # figures, one hand from the full deck: any pares 56.58 %, juego 26.75 %)
     t = hand_tables(Variant())
     d = deals_as_dealt(200_000, 4, Variant())
@@ -324,56 +260,137 @@ def test_deals_are_uniform_hands():
 # cache and export
 
 
+def _cache_files(folder):
+    return sorted(folder.glob("paso-outcomes-*.npz")) if folder.is_dir() else []
+
+
 def test_disk_cache(_cache):
+    from musstats.analysis.game import model as game_mod
+
     v = Variant(deck="4-reyes")
+    before = set(_cache_files(_cache))
     m1 = game_model(v, deals=30_000, seed=123)
-    files = list(_cache.glob("paso-outcomes-*4-reyes*-30000-123.npz"))
+    files = [p for p in _cache_files(_cache) if p not in before]
     assert len(files) == 1
     assert "simulate_s" in m1.timings
-    from musstats.analysis import game
-
-    game._MEMO.clear()
+    game_mod._MEMO.clear()
+    # the outcome table does not depend on the target: the same file serves a game to 30
     m2 = game_model(Variant(deck="4-reyes", target=30), deals=30_000, seed=123)
     assert "load_s" in m2.timings and "simulate_s" not in m2.timings
     assert np.array_equal(m2.outcomes.prob, m1.outcomes.prob) and m2.target == 30
+    assert set(_cache_files(_cache)) == before | set(files)
     # a corrupt file is recomputed and replaced
     files[0].write_bytes(b"not an npz")
-    game._MEMO.clear()
+    game_mod._MEMO.clear()
     m3 = game_model(v, deals=30_000, seed=123)
     assert "simulate_s" in m3.timings and np.array_equal(m3.p, m1.p)
     assert not [p for p in _cache.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_cache_off(monkeypatch, tmp_path):
-    monkeypatch.setenv("MUSSTATS_CACHE", "off")
-    from musstats.analysis import game
+@pytest.mark.parametrize("switches", [{"variant": "ten-kings"}, {"redeal_4567": True}, {"mus_visto": True},
+                                      {"juego_real": "figure"}])
+def test_cache_is_keyed_by_every_switch(_cache, switches):
+    # issue 12: the game model's caches (memory and disk) ignored ten kings and the 4-5-6-7
+    # redeal, so those variants were given the 8-reyes model
+    from musstats.analysis.game import model as game_mod
 
-    assert game.cache_dir() is None
-    game_model(Variant(), deals=2000, seed=77)
+    plain = game_model("8-reyes", deals=40_000, seed=77)
+    files = set(_cache_files(_cache))
+    other = game_model(**{"variant": "8-reyes", **switches}, deals=40_000, seed=77)  # in memory after plain
+    assert other.variant == make_variant(**{"deck": switches.get("variant", "8-reyes"),
+                                            **{k: v for k, v in switches.items() if k != "variant"}})
+    assert "simulate_s" in other.timings  # not the 8-reyes table from memory...
+    new = set(_cache_files(_cache)) - files
+    assert len(new) == 1  # ...nor from its file: a file of its own
+    assert not (plain.outcomes.signed.shape == other.outcomes.signed.shape
+                and np.array_equal(plain.outcomes.prob, other.outcomes.prob))
+    # read back from disk, each variant gets its own table
+    game_mod._MEMO.clear()
+    again = game_model(**{"variant": "8-reyes", **switches}, deals=40_000, seed=77)
+    assert "load_s" in again.timings and np.array_equal(again.outcomes.signed, other.outcomes.signed)
+    assert np.allclose(again.p, other.p, rtol=0, atol=1e-12)  # the loaded table is renormalised
+    assert np.array_equal(game_model("8-reyes", deals=40_000, seed=77).p, plain.p)
+
+
+def test_cache_off(monkeypatch, tmp_path):
+    from musstats.engines.cache import cache_dir
+
+    monkeypatch.setenv("MUSSTATS_CACHE", "off")
+    assert cache_dir() is None
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    m = game_model(Variant(), deals=2000, seed=77)
+    assert "simulate_s" in m.timings and m.outcomes.deals == 2000 and m.outcomes.seed == 77
+    assert 0.5 < m.p_win(0, 0, "us") < 1
+    assert list(tmp_path.iterdir()) == []  # nothing written anywhere
     monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path / "c"))
-    assert game.cache_dir() == tmp_path / "c"
+    assert cache_dir() == tmp_path / "c"
+
+
+def test_game_model_takes_a_name_or_a_variant():
+    # issue 12: musstats.game_model("4-reyes") raised AttributeError
+    import musstats
+
+    by_name = musstats.game_model("4-reyes", deals=20_000, seed=3, cache=False)
+    by_variant = musstats.game_model(Variant("4-reyes"), deals=20_000, seed=3, cache=False)
+    assert by_name.variant == by_variant.variant == Variant("4-reyes")
+    assert np.array_equal(by_name.p, by_variant.p)
+    assert musstats.game_model("4-reyes", target=30, deals=20_000, seed=3, cache=False).p.shape == (2, 30, 30)
+    with pytest.raises(MusError, match="unknown variant"):
+        musstats.game_model("5-reyes")
 
 
 def test_table_and_heatmap_export(model40, tmp_path):
-    import pandas as pd
+    import matplotlib
 
+    from musstats.output.files import read_frame
+    from musstats.output.plots import save_game
+
+    backend = matplotlib.get_backend()
     df = model40.to_frame()
     assert len(df) == 40 * 40
     assert list(df.columns) == ["us", "them", "p_win_us_mano", "p_win_them_mano", "p_win_avg"]
-    model40.save(tmp_path / "g.csv")
-    back = pd.read_csv(tmp_path / "g.csv")
+    save_game(model40, tmp_path / "g.csv")
+    text = (tmp_path / "g.csv").read_text(encoding="utf-8")
+    assert text.startswith("# ") and "# deals: 1000000\n" in text and "# seed: 11\n" in text
+    back = read_frame(tmp_path / "g.csv")
+    assert list(back.columns) == list(df.columns)
     assert np.allclose(back["p_win_avg"], df["p_win_avg"])
     row = back[(back.us == 30) & (back.them == 10)].iloc[0]
     assert row.p_win_us_mano == pytest.approx(model40.p[0, 30, 10])
-    model40.save(tmp_path / "g.parquet")
-    assert np.allclose(pd.read_parquet(tmp_path / "g.parquet")["p_win_us_mano"], df["p_win_us_mano"])
-    model40.save(tmp_path / "g.png", mano="us")
+    save_game(model40, tmp_path / "g.parquet")
+    assert np.allclose(read_frame(tmp_path / "g.parquet")["p_win_us_mano"], df["p_win_us_mano"])
+    save_game(model40, tmp_path / "g.png", mano="us")
     assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    model40.save(tmp_path / "g.svg")
+    save_game(model40, tmp_path / "g.svg")
     assert b"<svg" in (tmp_path / "g.svg").read_bytes()[:2000]
     with pytest.raises(MusError, match="FILE.csv"):
-        model40.save(tmp_path / "g.txt")
+        save_game(model40, tmp_path / "g.txt")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.csv", "g.parquet", "g.png", "g.svg"]
+    assert matplotlib.get_backend() == backend
+
+
+_BACKEND_CHILD = """
+import matplotlib
+matplotlib.use("svg")  # a user's backend (in a notebook: the inline one)
+from musstats.analysis.game import game_model
+from musstats.output import plots
+model = game_model("8-reyes", deals=20_000, seed=1, cache=False)
+plots.save_game(model, OUT + "/g.png")
+plots.save_figure(plots.plot_totals(__import__("musstats.analysis.totals", fromlist=["x"]).totals_distribution()),
+                  OUT + "/t.png")
+plots.save_figure(plots.plot_game(model), OUT + "/g.pdf")
+print(matplotlib.get_backend())
+"""
+
+
+def test_plotting_never_switches_the_backend(tmp_path):
+    # issue 12: writing the heatmap called matplotlib.use("Agg", force=True)
+    res = subprocess.run([sys.executable, "-c", f"OUT = {str(tmp_path)!r}\n" + _BACKEND_CHILD], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "svg"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdf", "g.png", "t.png"]
 
 
 # ---------------------------------------------------------------------------
@@ -388,6 +405,7 @@ def test_cli_game_summary_json_and_out(capsys, tmp_path):
     assert len(lines) == 1
     doc = json.loads(lines[0])
     assert doc["target"] == 30 and doc["deals"] == 50000 and doc["seed"] == 2
+    assert doc["rules"]["target"] == 30 and doc["variant"] == "8-reyes"
     assert doc["scores"][0] == 0 and doc["scores"][-1] == 29
     assert len(doc["p_win"]) == len(doc["scores"])
     assert doc["p_win"][0][0] == pytest.approx(0.5)
@@ -395,17 +413,18 @@ def test_cli_game_summary_json_and_out(capsys, tmp_path):
     assert code == 0 and "P(win the game)" in out and "From 0-0" in out
     code, out, err = _run(capsys, ["game", "--deals", "50000", "--out", str(tmp_path / "h.pdf")])
     assert code == 0 and (tmp_path / "h.pdf").read_bytes()[:4] == b"%PDF"
+    code, out, err = _run(capsys, ["game", "--deals", "50000", "--seed", "2", "--out", str(tmp_path / "h.csv")])
+    assert code == 0 and (tmp_path / "h.csv").read_text(encoding="utf-8").startswith("#")
 
 
 @pytest.mark.parametrize("args, fragment", [
     (["game", "--target", "35"], "'40', '30'"),
-    (["game", "--deals", "0"], "--deals"),
-    (["game", "--seed", "-3"], "--seed"),
+    (["game", "--deals", "0"], "deals must be a whole number from 1 to 200,000,000, got 0"),
+    (["game", "--deals", "1e6"], "--deals must be a whole number"),
+    (["game", "--seed", "-3"], "seed must be a whole number from 0"),
     (["game", "--mano", "nobody"], "'us', 'them', 'avg'"),
     (["game", "--deals", "1000", "--out", "x.txt"], "FILE.csv"),
+    (["game", "--deals", "1000", "--deals", "2000"], "--deals is given twice"),
 ])
 def test_cli_game_bad_input(capsys, args, fragment):
-    code, out, err = _run(capsys, args)
-    assert code == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and fragment in lines[0], err
+    assert_exit2_one_line(capsys, args, fragment)

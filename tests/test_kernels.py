@@ -6,44 +6,25 @@ from the algorithms' definitions, or from the rules text (tests/naive.py).
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
+import naive
+from helpers import ROOT
 from musstats.engines.random import seed_states
 
-M64 = (1 << 64) - 1
 #: xoshiro256** from the state (1, 2, 3, 4): the test vector of the rand_xoshiro crate
 #: (Rust), which follows the reference C code of Blackman and Vigna.
 XOSHIRO_1234 = [11520, 0, 1509978240, 1215971899390074240, 1216172134540287360, 607988272756665600,
                 16172922978634559625, 8476171486693032832, 10595114339597558777, 2904607092377533576]
-
-
-def _rotl(x: int, k: int) -> int:
-    return ((x << k) | (x >> (64 - k))) & M64
-
-
-def _next_py(s: list[int]) -> int:
-    """xoshiro256** in plain Python, from the reference C code."""
-    r = (_rotl((s[1] * 5) & M64, 7) * 9) & M64
-    t = (s[1] << 17) & M64
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return r
-
-
-def _bounded_py(x: int, n: int, bits: int, s: list[int]) -> int:
-    """Lemire's multiply-and-reject draw in [0, n) from ``bits`` random bits."""
-    mask = (1 << bits) - 1
-    m = x * n
-    if (m & mask) < n:
-        thresh = ((1 << bits) - n) % n
-        while (m & mask) < thresh:
-            m = (_next_py(s) >> (64 - bits)) * n
-    return m >> bits
+_next_py = naive.xoshiro_next
+_bounded_py = naive.bounded
 
 
 def test_generator_matches_the_published_vectors_and_plain_python():
@@ -149,7 +130,6 @@ def test_resolution_fast_path_equals_the_general_one_and_the_rules_text():
     """The unrolled four-seat path, the loop over any seats, and tests/naive.py agree."""
     from numba import njit
 
-    import naive
     from musstats._kernels.lances import resolve, resolve_any, winner_seat
     from musstats.rules.variant import Variant
     from musstats.tables.hands import hand_tables
@@ -215,39 +195,98 @@ def test_individual_teams_resolve_each_seat_for_himself():
     assert not run(hs2, np.array([0, 1, 0], np.int64), tab)[5]
 
 
-def test_kernel_cache_is_cleared_when_the_stamp_changes(tmp_path, monkeypatch):
+def test_kernel_cache_is_cleared_when_a_stamp_changes(tmp_path, monkeypatch):
+    import json
+
     import musstats._kernels as k
 
     monkeypatch.setattr(k, "cache_dir", lambda: tmp_path)
-    for name in ("rng.next64-28.py311.nbi", "lances.resolve-40.py311.1.nbc", "other.f-1.py311.nbi"):
+    for name in ("rng.next64-28.py311.nbi", "lances.resolve-40.py311.1.nbc", "mc.mc_counts-1.py311.nbi",
+                 "other.f-1.py311.nbi"):
         (tmp_path / name).write_text("x")
-    (tmp_path / "musstats-kernels.stamp").write_text("an old stamp\n")
+    stamps = dict(k._STAMPS)
+    old = dict(stamps, rng="an old stamp", lances="an old stamp")  # rng and lances changed
+    (tmp_path / "musstats-kernels.stamp").write_text(json.dumps(old))
     k._check_stamp()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["musstats-kernels.stamp", "other.f-1.py311.nbi"]
-    assert (tmp_path / "musstats-kernels.stamp").read_text().strip() == k.KERNEL_STAMP
-    (tmp_path / "mc.mc_counts-1.py311.nbi").write_text("x")
-    k._check_stamp()  # same stamp: the cache is kept
+    # the changed modules' kernels are gone; the others (and foreign files) are kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mc.mc_counts-1.py311.nbi", "musstats-kernels.stamp",
+                                                          "other.f-1.py311.nbi"]
+    assert json.loads((tmp_path / "musstats-kernels.stamp").read_text()) == stamps
+    k._check_stamp()  # same stamps: the cache is kept
     assert (tmp_path / "mc.mc_counts-1.py311.nbi").exists()
 
 
-def test_stamp_covers_every_kernel_source():
-    import hashlib
-    import sys
-    from pathlib import Path
-
-    import numba
-
+def test_a_module_stamp_covers_the_kernel_modules_it_imports(tmp_path, monkeypatch):
     import musstats._kernels as k
 
     here = Path(k.__file__).parent
-    h = hashlib.sha256()
-    for p in sorted(here.glob("*.py")):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    h.update(f"numba {numba.__version__} python {sys.version_info[:3]}".encode())
-    assert k.KERNEL_STAMP == h.hexdigest()[:20]
-    # every module with a numba kernel lives in the kernels folder
+    base = k.module_stamps()
+    # mc imports rng and lances: a change in rng changes mc's stamp, not exact's (exact does not use rng)
+    src = (here / "rng.py").read_bytes()
+    monkeypatch.setattr(Path, "read_bytes", lambda self: src + b"# edit" if self.name == "rng.py" else
+                        open(self, "rb").read())
+    changed = k.module_stamps()
+    assert changed["rng"] != base["rng"] and changed["mc"] != base["mc"] and changed["mus"] != base["mus"]
+    assert changed["exact"] == base["exact"] and changed["lances"] == base["lances"]
+
+
+def test_every_kernel_lives_in_the_kernels_folder():
+    import musstats._kernels as k
+
+    here = Path(k.__file__).parent
     pkg = here.parent
     outside = [str(p.relative_to(pkg)) for p in pkg.rglob("*.py")
                if p.parent != here and ("@njit" in p.read_text() or "prange" in p.read_text())]
     assert outside == []
+
+
+_KERNEL_CHILD = """
+from musstats.analysis.game import game_model
+from musstats.analysis.odds import odds
+from musstats.analysis.discard import mus
+game_model("8-reyes", deals=20_000, seed=5, cache=False)
+game_model("ten-kings", deals=5_000, seed=5, cache=False)
+odds("R R 3 A", "mano")
+odds("R C 7 A", "postre", method="mc", trials=20_000, seed=1)
+mus("R R 7 A", "mano", trials=2_000, seed=1)
+import sys
+print(" ".join(sorted(m.split(".")[-1] for m in sys.modules if m.startswith("musstats._kernels."))))
+"""
+
+
+def _compiled_files(pkg, modules=None):
+    """{path: (size, mtime)} of the numba cache files under the package folder (of ``modules``
+    of musstats/_kernels only, when given: other work on the machine may compile other kernels)."""
+    return {str(p.relative_to(pkg)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in pkg.rglob("*") if p.suffix in (".nbi", ".nbc")
+            and (modules is None or p.name.split(".")[0] in modules)}
+
+
+def test_no_process_writes_new_compiled_kernels():
+    # issue 12: a kernel closing over a dispatcher (game._coder) wrote a new cache file in
+    # every process.  Kernels are module-level functions of musstats/_kernels only: once they
+    # are compiled, another process that runs the same work loads them and writes nothing.
+    import musstats._kernels as k
+
+    pkg = ROOT / "musstats"
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+
+    def run():
+        res = subprocess.run([sys.executable, "-c", _KERNEL_CHILD], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+        return set(res.stdout.split())
+
+    stamp = k.cache_dir() / "musstats-kernels.stamp"
+    for attempt in range(2):  # a kernel source edited meanwhile (a new stamp) recompiles everything once
+        used = run()
+        before, stamp_before = _compiled_files(pkg, used), stamp.read_text()
+        run()
+        after = _compiled_files(pkg, used)
+        if stamp.read_text() == stamp_before:
+            break
+    assert {"exact", "mc", "mus", "outcomes", "jokers"} <= used
+    kernel_cache = str(k.cache_dir().relative_to(pkg))
+    outside = [p for p in _compiled_files(pkg) if os.path.dirname(p) != kernel_cache]
+    assert outside == []  # every compiled kernel is a kernel of musstats/_kernels
+    assert before and after == before

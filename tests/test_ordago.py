@@ -10,12 +10,18 @@ from math import comb, prod
 import pytest
 
 import naive as ref
-from musstats.rules.cards import parse_hand
-from musstats.base.errors import MusError
+from helpers import assert_exit2_one_line, run_cli as _run
 from musstats.analysis.game import GameModel, Outcomes, win_probabilities
-from musstats.analysis.ordago import break_evens, decide, lance_probability, ordago, parse_lance, parse_score
+from musstats.analysis.ordago import break_evens, decide, lance_probability, ordago
+from musstats.base.errors import MusError
+from musstats.rules import checks
 from musstats.rules.variant import Variant
-from helpers import run_cli as _run  # noqa: E402
+from musstats.tables.context import make_context
+
+
+def lp(hand, seat, lance, variant=Variant(), **conditions):
+    """lance_probability of ``hand`` at seat index ``seat`` (0 = mano)."""
+    return lance_probability(make_context(variant, hand, seat + 1, **conditions), lance)
 
 
 # ---------------------------------------------------------------------------
@@ -25,10 +31,10 @@ from helpers import run_cli as _run  # noqa: E402
 def test_grande_postre_four_reyes_by_hand():
     """8 reyes, postre holds R R R R: 4 reyes left among 36 cards.  Our team loses grande only
     if mano or third (nearer to mano, other team) also holds all four: 2 / C(36, 4)."""
-    p = lance_probability(parse_hand("R R R R"), 3, "grande", Variant())["p"]
+    p = lp("R R R R", 3, "grande")["p"]
     assert p == 1 - Fraction(2, comb(36, 4))
     # mano with R R R R can never lose grande: ties go to mano
-    assert lance_probability(parse_hand("R R R R"), 0, "grande", Variant())["p"] == 1
+    assert lp("R R R R", 0, "grande")["p"] == 1
 
 
 def _juego_second_31_by_hand() -> Fraction:
@@ -67,25 +73,24 @@ def _juego_second_31_by_hand() -> Fraction:
 
 def test_juego_conditional_on_contested_by_hand():
     expected = _juego_second_31_by_hand()
-    res = lance_probability(parse_hand("R R R A"), 1, "juego", Variant())
+    res = lp("R R R A", 1, "juego")
     assert res["p"] == expected
     assert res["basis"] == "p_team_contested / p_contested"
     assert 0.5 < float(expected) < 1
     # mano declared no juego: contested only through third, whose 31 loses to ours: p = 1
-    res = lance_probability(parse_hand("R R R A"), 1, "juego", Variant(), declared="mano:no-juego")
+    res = lp("R R R A", 1, "juego", declared="mano:no-juego")
     assert res["p"] == 1
 
 
 def test_mano_31_is_certain_at_juego():
-    assert lance_probability(parse_hand("R R R A"), 0, "juego", Variant())["p"] == 1
+    assert lp("R R R A", 0, "juego")["p"] == 1
 
 
 def test_never_contested_or_never_played_is_an_error():
     with pytest.raises(MusError, match="no órdago at pares"):
-        lance_probability(parse_hand("R R R R"), 0, "pares", Variant(),
-                          declared="second:no-pares,postre:no-pares")
-    with pytest.raises(MusError, match="no órdago at punto"):
-        lance_probability(parse_hand("R R R A"), 0, "punto", Variant())
+        lp("R R R R", 0, "pares", declared="second:no-pares,postre:no-pares")
+    with pytest.raises(MusError, match="no órdago at punto: you hold juego"):
+        lp("R R R A", 0, "punto")
 
 
 # ---------------------------------------------------------------------------
@@ -148,7 +153,7 @@ def _hand_made_model(target=40):
 @pytest.mark.parametrize("seat, m", [("mano", 0), ("second", 1), ("third", 0), ("postre", 1)])
 def test_ordago_uses_our_team_as_mano_when_mano_or_third(seat, m):
     model = _hand_made_model()
-    res = ordago("R R R R", seat, "grande", "12-25", model=model)
+    res = ordago("R R R R", seat, lance="grande", score="12-25", model=model).to_dict()
     assert res["p_game"] == pytest.approx(model.p[m, 12, 25])
     assert res["p_game_if_they_refuse"] == pytest.approx(model.p[m, 13, 25])
     assert res["break_even"]["accept"] == pytest.approx(model.p[m, 12, 26])
@@ -157,12 +162,12 @@ def test_ordago_uses_our_team_as_mano_when_mano_or_third(seat, m):
 
 def test_ordago_model_target_must_match():
     with pytest.raises(MusError, match="game to 40"):
-        ordago("R R R R", "mano", "grande", "1-2", target=30, model=_hand_made_model(40))
+        ordago("R R R R", "mano", lance="grande", score="1-2", target=30, model=_hand_made_model(40))
 
 
 def test_certain_lance_advice_is_to_call():
     """Mano with R R R R at grande wins for sure (ties go to mano): call, and accept."""
-    res = ordago("R R R R", "mano", "grande", "20-35")
+    res = ordago("R R R R", "mano", lance="grande", score="20-35").to_dict()
     assert res["p_lance"] == 1.0 and res["p_lance_exact"] == "1"
     assert res["call"] is True and res["accept"] is True
     assert res["advice"].startswith("Call the órdago")
@@ -177,7 +182,7 @@ def test_certain_lance_advice_is_to_call():
 
 @pytest.mark.parametrize("text, want", [("12-30", (12, 30)), (" 0 - 39 ", (0, 39)), ("5:7", (5, 7))])
 def test_parse_score_ok(text, want):
-    assert parse_score(text, 40) == want
+    assert checks.score(text, 40) == want
 
 
 @pytest.mark.parametrize("text, target, fragment", [
@@ -187,13 +192,14 @@ def test_parse_score_ok(text, want):
 ])
 def test_parse_score_bad(text, target, fragment):
     with pytest.raises(MusError, match=fragment.replace(".", r"\.")):
-        parse_score(text, target)
+        checks.score(text, target)
 
 
 def test_parse_lance():
-    assert parse_lance(" Pares ") == "pares"
+    assert checks.lance(" Pares ") == "pares"
+    assert checks.lance("big") == "grande" and checks.lance("par") == "pares"
     with pytest.raises(MusError, match="grande, chica, pares, juego, punto"):
-        parse_lance("envido")
+        checks.lance("envido")
 
 
 # ---------------------------------------------------------------------------
@@ -202,7 +208,7 @@ def test_parse_lance():
 
 def test_cli_json_shape(capsys):
     code, out, err = _run(capsys, ["ordago", "R", "R", "R", "A", "--seat", "second", "--lance", "juego",
-                                   "--score", "30-32", "--format", "json"])
+                                   "--score", "30-32", "--format", "json", "--no-equilibrium"])
     assert code == 0, err
     lines = [ln for ln in out.splitlines() if ln.strip()]
     assert len(lines) == 1
@@ -220,11 +226,12 @@ def test_cli_json_shape(capsys):
 
 
 def test_cli_table(capsys):
-    code, out, err = _run(capsys, ["ordago", "RRRR", "--lance", "grande", "--score", "0-0", "--target", "30"])
+    code, out, err = _run(capsys, ["ordago", "RRRR", "--lance", "grande", "--score", "0-0", "--target", "30",
+                                   "--no-equilibrium"])
     assert code == 0, err
-    assert "Órdago a grande" in out and "Call the órdago" in out and "a 30" in out
+    assert "órdago a grande at 0-0 (a 30)" in out and "Call the órdago" in out
     code, out, err = _run(capsys, ["ordago", "7", "6", "5", "4", "--seat", "postre", "--lance", "pares",
-                                   "--score", "10-10", "--declared", "mano:pares"])
+                                   "--score", "10-10", "--declared", "mano:pares", "--no-equilibrium"])
     assert code == 0, err
     assert "note: you do not hold pares" in out
 
@@ -240,21 +247,43 @@ def test_cli_table(capsys):
     (["--lance", "pares", "--score", "1-2", "--declared", "second:no-pares,postre:no-pares"],
      "no órdago at pares"),
     (["--lance", "grande", "--score", "1-2", "--variant", "4-reyes", "--signal", "two-reyes"],
-     "no deal can satisfy"),
+     "no deal satisfies the conditions"),
     (["--lance", "punto", "--score", "1-2"], "no órdago at punto"),
     (["--score", "1-2"], "--lance"),
     (["--lance", "grande"], "--score"),
     (["--lance", "grande", "--score", "1-2", "--seat", "sixth"], "mano|second|third|postre"),
+    (["--lance", "grande", "--score", "1-2", "--lance", "chica"], "--lance is given twice"),
+    (["--lance", "grande", "--score", "1-2", "--score", "1-2"], "--score is given twice"),
+    (["--lance", "grande", "--score", "1-2", "--signal", "31", "--signal", "duples"], "one seña"),
+    (["--lance", "grande", "--score", "1-2", "--declared", "second:pares", "--declared", "second:no-pares"],
+     "both pares and no-pares"),
 ])
 def test_cli_bad_input(capsys, args, fragment):
     # R R R R: 40 points (juego), four reyes; with 4 reyes they are all the reyes of the deck
-    code, out, err = _run(capsys, ["ordago", "R", "R", "R", "R", *args])
-    assert code == 2, (out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and fragment in lines[0], err
-    assert out == ""
+    assert_exit2_one_line(capsys, ["ordago", "R", "R", "R", "R", *args], fragment)
 
 
 def test_cli_bad_hand(capsys):
-    code, out, err = _run(capsys, ["ordago", "R", "R", "X", "A", "--lance", "grande", "--score", "1-2"])
-    assert code == 2 and len(err.strip().splitlines()) == 1 and "unknown card" in err
+    assert_exit2_one_line(capsys, ["ordago", "R", "R", "X", "A", "--lance", "grande", "--score", "1-2"],
+                          "unknown card")
+
+
+def test_repeated_declarations_merge(capsys):
+    # --declared may be repeated: the items merge (the same as one comma-separated list)
+    one = ordago("7 6 5 4", "postre", lance="pares", score="10-10", declared="mano:pares,third:no-juego").to_dict()
+    code, out, err = _run(capsys, ["ordago", "7", "6", "5", "4", "--seat", "postre", "--lance", "pares",
+                                   "--score", "10-10", "--declared", "mano:pares", "--declared", "third:no-juego",
+                                   "--format", "json", "--no-equilibrium"])
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["p_lance_exact"] == one["p_lance_exact"]
+    assert doc["conditions"] == {"declared": "mano:pares,third:no-juego"}
+
+
+def test_result_object():
+    res = ordago("R R R A", "second", lance="juego", score="30-32")
+    d = res.to_dict()
+    assert Fraction(d["p_lance_exact"]) == _juego_second_31_by_hand()
+    df = res.to_frame()
+    assert len(df) == 1 and df.loc[0, "lance"] == "juego" and df.loc[0, "p_lance"] == d["p_lance"]
+    assert df.attrs["seat"] == "second" and df.attrs["advice"] == d["advice"]

@@ -1,22 +1,30 @@
 """musstats plot: every kind writes a non-empty image of the requested size; the data behind
-the charts against hand calculation and RULES.md; bad input; atomic writes."""
+the charts against hand calculation, docs/rules.md and the golden fractions of tests/naive.py;
+bad input; atomic writes; the user's matplotlib backend is left alone."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from musstats.output import plots
-from musstats.base.errors import MusError
+import make_golden
+import naive
+from helpers import assert_exit2_one_line, run_cli as _run
+from musstats.analysis.convergence import convergence_data
 from musstats.analysis.game import game_model
+from musstats.analysis.odds import odds
 from musstats.analysis.table import strategy_table
+from musstats.analysis.totals import totals_distribution
+from musstats.base.errors import MusError
+from musstats.output import plots
 from musstats.rules.variant import Variant
-from helpers import run_cli as _run  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -26,12 +34,12 @@ def model():
 
 @pytest.fixture(scope="module")
 def table(model):
-    return strategy_table("8-reyes", hands=8, trials=500, seed=3, model=model)
+    return strategy_table("8-reyes", hands=8, trials=500, seed=3, model=model).to_frame()
 
 
 @pytest.fixture(scope="module")
 def table_csv(table, tmp_path_factory):
-    from musstats.base.files import write_frame
+    from musstats.output.files import write_frame
 
     return str(write_frame(table, tmp_path_factory.mktemp("tab") / "t.csv"))
 
@@ -60,24 +68,28 @@ def pdf_size_pt(path) -> tuple[float, float]:
 
 def _figures(model, table):
     v = Variant()
-    yield "hand", lambda sz: plots.plot_hand("R R 3 A", "mano", size=sz)
-    yield "hand-mc", lambda sz: plots.plot_hand("R C 7 A", "postre", method="mc", trials=20_000, seed=1, size=sz)
+    yield "hand", lambda sz: plots.plot_hand(odds("R R 3 A", "mano"), size=sz)
+    yield "hand-mc", lambda sz: plots.plot_hand(odds("R C 7 A", "postre", method="mc", trials=20_000, seed=1), size=sz)
     yield "heatmap", lambda sz: plots.plot_heatmap(table, "pares", v, size=sz)
-    yield "totals", lambda sz: plots.plot_totals(plots.totals_distribution(v), size=sz)
-    yield "totals-keep", lambda sz: plots.plot_totals(plots.totals_distribution(v, cards="R R 7 A", keep="R R"), size=sz)
+    yield "totals", lambda sz: plots.plot_totals(totals_distribution(v), size=sz)
+    yield "totals-keep", lambda sz: plots.plot_totals(totals_distribution(v, cards="R R 7 A", keep="R R"), size=sz)
     yield "convergence", lambda sz: plots.plot_convergence(
-        plots.convergence_data("R R 3 A", "mano", "juego", trials=5000, seed=2, points=5), size=sz)
+        convergence_data("R R 3 A", "mano", lance="juego", trials=5000, seed=2, points=5), size=sz)
     yield "mus", lambda sz: plots.plot_mus(table, v, size=sz)
     yield "game", lambda sz: plots.plot_game(model, size=sz)
 
 
 def test_every_kind_png_of_requested_size(model, table, tmp_path):
+    import matplotlib
+
+    backend = matplotlib.get_backend()
     for (name, make), (w, h) in zip(_figures(model, table), [(640, 480), (1000, 667), (1234, 567), (800, 800),
                                                             (333, 777), (1600, 900), (900, 700), (1001, 501)]):
         path = plots.save_figure(make(plots.figure_size(size=f"{w}x{h}")), tmp_path / f"{name}.png")
         assert path.stat().st_size > 5000, name
         assert png_size(path) == (w, h), name
     assert sorted(os.listdir(tmp_path)) == sorted(f"{n}.png" for n, _ in _figures(model, table))
+    assert matplotlib.get_backend() == backend  # plotting never switches the user's backend
 
 
 def test_svg_and_pdf_physical_size(model, table, tmp_path):
@@ -87,7 +99,7 @@ def test_svg_and_pdf_physical_size(model, table, tmp_path):
     pdf = plots.save_figure(plots.plot_heatmap(table, "grande", size=sz), tmp_path / "h.pdf")
     assert pdf_size_pt(pdf) == (8 * 72, 5 * 72)
     # pixels at a dpi: 1500x900 at 150 dpi = 10 x 6 in
-    png = plots.save_figure(plots.plot_totals(plots.totals_distribution(), size=plots.figure_size(
+    png = plots.save_figure(plots.plot_totals(totals_distribution(), size=plots.figure_size(
         size="1500x900", dpi=150)), tmp_path / "t.png")
     assert png_size(png) == (1500, 900)
 
@@ -105,9 +117,9 @@ def test_figure_size_rules():
 # --------------------------------------------------------------------------- data behind the charts
 
 def test_totals_deck_matches_rules_reference():
-    d = plots.totals_distribution("8-reyes")
+    d = totals_distribution("8-reyes")
     assert d.sum() == pytest.approx(1.0)
-    # RULES.md reference figures: juego 26.75 %, 31 9.17 %, punto 30 3.31 %
+    # docs/rules.md reference figures: juego 26.75 %, 31 9.17 %, punto 30 3.31 %
     assert d[d.index >= 31].sum() == pytest.approx(0.2675, abs=5e-5)
     assert d[31] == pytest.approx(0.0917, abs=5e-5)
     assert d[30] == pytest.approx(0.0331, abs=5e-5)
@@ -118,39 +130,48 @@ def test_totals_deck_matches_rules_reference():
 
 def test_totals_after_discard_by_hand():
     # keep R R R of R R R A (8 reyes): one card from the 36 unseen: 5 R, 4 C, 4 S -> 40; 7 A -> 31
-    d = plots.totals_distribution("8-reyes", cards="R R R A", keep="R R R")
+    d = totals_distribution("8-reyes", cards="R R R A", keep="R R R")
     assert d[40] == pytest.approx(13 / 36) and d[31] == pytest.approx(7 / 36)
     assert d[37] == pytest.approx(4 / 36) and d.sum() == pytest.approx(1.0)
     # 4 reyes, keep R R of R R 7 A; draw 2 from 36 (2 R, 4 C, 4 S, 3 7s, 3 As, 4 each of 6..2)
-    d = plots.totals_distribution("4-reyes", cards="R R 7 A", keep="R R")
+    d = totals_distribution("4-reyes", cards="R R 7 A", keep="R R")
     # 40 = two more 10-point cards: 10 of them left -> C(10,2) / C(36,2)
     assert d[40] == pytest.approx(comb(10, 2) / comb(36, 2))
     # 31 = 20 + 11: 10-point + A (10·3), 7 + 4 (3·4), 6 + 5 (4·4)
     assert d[31] == pytest.approx((10 * 3 + 3 * 4 + 4 * 4) / comb(36, 2))
     # throwing all four: the dealt-hand distribution of the 36 other cards
-    d = plots.totals_distribution("8-reyes", cards="R R R R", keep="none")
+    d = totals_distribution("8-reyes", cards="R R R R", keep="none")
     assert d.sum() == pytest.approx(1.0) and d[40] == pytest.approx(comb(12, 4) / comb(36, 4))
 
 
 def test_totals_bad_input():
     with pytest.raises(MusError, match="--keep"):
-        plots.totals_distribution(cards="R R 7 A")
+        totals_distribution(cards="R R 7 A")
     with pytest.raises(MusError, match="at most 3"):
-        plots.totals_distribution(cards="R R 7 A", keep="R R 7 A")
+        totals_distribution(cards="R R 7 A", keep="R R 7 A")
     with pytest.raises(MusError, match="not part of the hand"):
-        plots.totals_distribution(cards="R R 7 A", keep="C")
+        totals_distribution(cards="R R 7 A", keep="C")
     with pytest.raises(MusError):
-        plots.totals_distribution(keep="R")
+        totals_distribution(keep="R")
+
+
+def _golden_p_team(hand: str, seat: int, lance: str) -> float:
+    """P(team) of ``lance`` from the golden fractions of the slow reference (tests/naive.py)."""
+    doc = json.loads(Path(make_golden.GOLDEN).read_text(encoding="utf-8"))
+    case = next(c for c in doc["cases"] if c["hand"] == hand and c["deck"] == "8-reyes" and not c["dead"]
+                and not c["declared"] and not c["signal"] and c["juego_real"] == "off")
+    return float(naive.fractions_from_json(case["odds"])[seat][lance]["p_team"])
 
 
 def test_convergence_agrees_with_exact():
-    df = plots.convergence_data("R R 3 A", "mano", "pares", trials=20_000, seed=4, points=4)
+    df = convergence_data("R R 3 A", "mano", lance="pares", trials=20_000, seed=4, points=4)
     assert df["trials"].iloc[-1] == 20_000 and df["trials"].is_monotonic_increasing
-    # exact P(team) at pares of R R 3 A at mano, from the README table: 93.72 %
-    assert df.attrs["exact"] == pytest.approx(0.9372, abs=5e-5)
+    # the exact P(team) at pares of R R 3 A at mano, from the independent reference
+    assert df.attrs["exact"] == pytest.approx(_golden_p_team("R R 3 A", 0, "pares"), abs=1e-12)
     last = df.iloc[-1]
     assert abs(last["p_team"] - df.attrs["exact"]) < 4 * last["se"]
     assert (np.diff(df["se"]) < 0).all()
+    assert df.attrs["lance"] == "pares" and df.attrs["seat"] == "mano" and df.attrs["seed"] == 4
 
 
 def test_heatmap_order_and_grid(table):
@@ -174,7 +195,7 @@ def test_save_failure_keeps_previous_image(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
 
     target = tmp_path / "x.png"
-    plots.save_figure(plots.plot_totals(plots.totals_distribution()), target)
+    plots.save_figure(plots.plot_totals(totals_distribution()), target)
     before = target.read_bytes()
 
     def broken(self, fname, *a, **k):
@@ -184,7 +205,7 @@ def test_save_failure_keeps_previous_image(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Figure, "savefig", broken)
     with pytest.raises(RuntimeError):
-        plots.save_figure(plots.plot_totals(plots.totals_distribution()), target)
+        plots.save_figure(plots.plot_totals(totals_distribution()), target)
     assert target.read_bytes() == before
     assert os.listdir(tmp_path) == ["x.png"]
 
@@ -235,10 +256,7 @@ def test_cli_every_kind(capsys, tmp_path, table_csv):
 def test_cli_bad_input(capsys, tmp_path, monkeypatch, table_csv, args, what):
     monkeypatch.chdir(tmp_path)
     args = [table_csv if a == "TABLE" else a for a in args]
-    code, _, err = _run(capsys, ["plot", *args])
-    assert code == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("musstats: error:") and what in lines[0], err
+    assert_exit2_one_line(capsys, ["plot", *args], what)
     assert os.listdir(tmp_path) == []
 
 

@@ -6,14 +6,17 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from PIL import Image
 
-from musstats.output import report
+from helpers import check_one_line_error
 from musstats.analysis.game import game_model
 from musstats.analysis.table import strategy_table
+from musstats.output import report
+from musstats.output.files import read_frame
 from musstats.rules.variant import Variant
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
@@ -49,21 +52,28 @@ def test_files_and_links(built):
     for seat in ("Mano", "Segundo", "Tercero", "Postre"):
         assert f"<summary>{seat}" in text
     assert set(timings) >= {"8-reyes table", "4-reyes table", "total"}
+    # the report links to the rules the project implements, inside the project
+    (rules,) = set(re.findall(r"\]\(([^)]*rules\.md)\)", text))
+    assert (Path(ROOT) / "reports" / rules).resolve() == (Path(ROOT) / "musstats" / "docs" / "rules.md").resolve()
+    assert (Path(ROOT) / "musstats" / "docs" / "rules.md").is_file()
 
 
 def test_csv_is_the_strategy_table(built):
     out, _ = built
-    csv = pd.read_csv(out / "table-8-reyes.csv")
+    text = (out / "table-8-reyes.csv").read_text(encoding="utf-8")
+    assert text.startswith("# variant: \"8-reyes\"\n")  # the run's metadata in '#' lines
+    csv = read_frame(out / "table-8-reyes.csv")
     model = game_model(Variant(), deals=SMALL["game_deals"], seed=report.GAME_SEED, cache=False)
-    ref = strategy_table("8-reyes", hands=SMALL["hands"], trials=SMALL["trials"], seed=SMALL["seed"], model=model)
+    ref = strategy_table("8-reyes", hands=SMALL["hands"], trials=SMALL["trials"], seed=SMALL["seed"],
+                         model=model).to_frame()
     pd.testing.assert_frame_equal(csv, ref, check_exact=False, rtol=0, atol=5e-7)
-    assert len(pd.read_csv(out / "table-4-reyes.csv")) == 3 * 4
+    assert len(read_frame(out / "table-4-reyes.csv")) == 3 * 4
 
 
 def test_seat_table_rows_match_csv(built):
     out, _ = built
     text = (out / "README.md").read_text(encoding="utf-8")
-    csv = pd.read_csv(out / "table-8-reyes.csv")
+    csv = read_frame(out / "table-8-reyes.csv")
     row = csv[(csv["hand"] == "7 7 A A") & (csv["seat"] == "postre")].iloc[0]
     section = text.split("<summary>Postre — 8-reyes</summary>")[1].split("</details>")[0]
     line = next(ln for ln in section.splitlines() if ln.startswith("| 7 7 A A |"))
@@ -86,5 +96,6 @@ def test_script_bad_input(tmp_path):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_report.py"), "--out-dir",
                         str(tmp_path), "--variants", "8-reyes", "--hands", "0", "--quiet"],
                        capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2
-    assert r.stderr.strip().startswith("make_report: error: --hands") and len(r.stderr.strip().splitlines()) == 1
+    line = check_one_line_error(r.returncode, "", r.stderr, "--hands", prog="make_report")
+    assert line.startswith("make_report: error: --hands")
+    assert not (tmp_path / "README.md").exists()

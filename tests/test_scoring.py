@@ -1,18 +1,17 @@
 """Tests of musstats.engines.scoring (issue 5).
 
-Every expected value below comes from RULES.md or from the arithmetic written
-in the comment beside it, never from running the code.
+Every expected value below comes from docs/rules.md, from the arithmetic written in the
+comment beside it, or from the independent count of tests/naive.py, never from running the code.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import naive
 from musstats.rules.cards import Card, parse_hand
 from musstats.base.errors import MusError
 from musstats.tables.hands import hand_tables
@@ -29,7 +28,7 @@ from musstats.rules.variant import Variant
 V40 = Variant()
 V30 = Variant(target=30)
 
-# RULES.md worked example, seats mano A, B, C, postre D (8 reyes).
+# docs/rules.md worked example, seats mano A, B, C, postre D (8 reyes).
 # A 7-7-2-As: duples (7-7, A-A), 16 points.     B 3-3-S-2 = R-R-S-A: par of reyes, 31.
 # C R-R-S-As: par of reyes, 31.                 D C-C-C-6: medias of caballos, 36.
 WORKED = ["7 7 2 A", "3 3 S 2", "R R S A", "C C C 6"]
@@ -86,7 +85,7 @@ def test_bet_is_frozen():
 
 
 # ---------------------------------------------------------------------------
-# RULES.md worked example
+# docs/rules.md worked example
 
 
 def test_worked_example_lance_winners():
@@ -146,7 +145,7 @@ def test_worked_example_whole_hand_en_paso():
 
 
 def test_deje_example_refused_raise_gives_amount_before_it():
-    # RULES.md: A bets 2, B raises to 4, A raises to 20, B's side refuses: A's side takes 4.
+    # docs/rules.md: A bets 2, B raises to 4, A raises to 20, B's side refuses: A's side takes 4.
     # Played at grande (B-D hold the best grande): A-C take 4 at once, nothing at the grande count.
     hs = score_hand(WORKED, bets={"grande": Bet.refused(4, by=0)})
     assert hs.events[0] == ("grande", 0, 4, "deje")
@@ -336,8 +335,9 @@ def test_refused_ordago_is_a_deje():
 def test_bet_on_punto_when_somebody_has_juego_is_rejected():
     with pytest.raises(MusError, match="punto"):
         score_hand(WORKED, bets={"punto": Bet.accepted(2)})
-    # a paso there is fine
-    score_hand(WORKED, bets={"punto": Bet.paso()})
+    # a paso there is fine: the hand is counted en paso (as in test_worked_example_whole_hand_en_paso)
+    hs = score_hand(WORKED, bets={"punto": Bet.paso()})
+    assert hs.stones == (5, 6) and hs.events == score_hand(WORKED).events
 
 
 def test_bet_on_juego_when_nobody_has_juego_is_rejected():
@@ -379,7 +379,9 @@ def test_bad_scores(score):
 def test_score_range_follows_the_target():
     with pytest.raises(MusError, match="0..29"):
         score_hand(WORKED, variant=V30, score=(30, 0))
-    score_hand(WORKED, variant=V40, score=(30, 0))
+    # 30 is a score of a game to 40: + 5 and + 6 en paso (test_worked_example_whole_hand_en_paso)
+    hs = score_hand(WORKED, variant=V40, score=(30, 0))
+    assert hs.final_score == (35, 6) and hs.winner is None
 
 
 @pytest.mark.parametrize("hands, msg", [
@@ -406,56 +408,16 @@ def test_hands_as_cards():
 
 
 # ---------------------------------------------------------------------------
-# properties: independent evaluator from the card faces (juego real off)
-
-JUEGO_ORDER = (33, 34, 35, 36, 37, 40, 32, 31)  # RULES.md, worst to best
+# properties: the independent en-paso count of tests/naive.py (from the card faces, juego real off)
 
 
-def _eval(hand: list[Card], deck: str):
-    """(grande key, chica key, pares (key, value) or None, points) computed from the rules text."""
-    faces = [c.face for c in hand]
-    if deck == "8-reyes":
-        faces = [12 if f == 3 else 1 if f == 2 else f for f in faces]
-    ranks = sorted(faces, reverse=True)  # face numbers already order R > C > S > 7 > ... > A
-    points = sum(10 if f >= 10 else f for f in faces)
-    cnt = Counter(ranks)
-    groups = sorted(((m, r) for r, m in cnt.items() if m >= 2), reverse=True)
-    if not groups:
-        pares = None
-    elif groups[0][0] == 4:
-        pares = ((3, groups[0][1], groups[0][1]), 3)
-    elif len(groups) == 2:
-        hi, lo = sorted((groups[0][1], groups[1][1]), reverse=True)
-        pares = ((3, hi, lo), 3)
-    elif groups[0][0] == 3:
-        pares = ((2, groups[0][1], 0), 2)
-    else:
-        pares = ((1, groups[0][1], 0), 1)
-    return ranks, [-r for r in sorted(ranks)], pares, points
-
-
-def _first_best(keys) -> int:
-    """Seat with the highest key, ties to the seat nearer to mano; None keys do not take part."""
-    best, seat = None, None
-    for s, k in enumerate(keys):
-        if k is not None and (best is None or k > best):
-            best, seat = k, s
-    return seat
+def _expected_steps_en_paso(hands: list[list[Card]], deck: str) -> np.ndarray:
+    """Stones per count step and team [4, 2] en paso, from the rules text (tests/naive.py)."""
+    return naive.paso_steps([[c.face for c in h] for h in hands], deck)
 
 
 def _expected_total_en_paso(hands: list[list[Card]], deck: str) -> int:
-    ev = [_eval(h, deck) for h in hands]
-    total = 2  # grande 1 + chica 1
-    pw = _first_best([e[2][0] if e[2] else None for e in ev])
-    if pw is not None:  # pares values of each partner of the winning team
-        total += sum(ev[s][2][1] for s in (pw % 2, pw % 2 + 2) if ev[s][2])
-    jk = [JUEGO_ORDER.index(e[3]) if e[3] >= 31 else None for e in ev]
-    jw = _first_best(jk)
-    if jw is None:
-        total += 1  # punto en paso
-    else:
-        total += sum(3 if ev[s][3] == 31 else 2 for s in (jw % 2, jw % 2 + 2) if ev[s][3] >= 31)
-    return total
+    return int(_expected_steps_en_paso(hands, deck).sum())
 
 
 DECK = [Card(f, s) for f in (12, 11, 10, 7, 6, 5, 4, 3, 2, 1)
@@ -476,23 +438,6 @@ def test_en_paso_total_property(deal, deck):
     assert hs.winner is None  # at most 2 + 6 + 6 = 14 stones from (0, 0)
     assert sum(hs.stones) == _expected_total_en_paso(deal, deck)
     assert hs.final_score == hs.stones
-
-
-def _expected_steps_en_paso(hands: list[list[Card]], deck: str) -> np.ndarray:
-    """Stones per count step and team [4, 2] en paso, from the rules text (no juego real)."""
-    ev = [_eval(h, deck) for h in hands]
-    out = np.zeros((4, 2), np.int64)
-    out[0, _first_best([e[0] for e in ev]) % 2] += 1
-    out[1, _first_best([e[1] for e in ev]) % 2] += 1
-    pw = _first_best([e[2][0] if e[2] else None for e in ev])
-    if pw is not None:
-        out[2, pw % 2] += sum(ev[s][2][1] for s in (pw % 2, pw % 2 + 2) if ev[s][2])
-    jw = _first_best([JUEGO_ORDER.index(e[3]) if e[3] >= 31 else None for e in ev])
-    if jw is None:
-        out[3, _first_best([e[3] for e in ev]) % 2] += 1
-    else:
-        out[3, jw % 2] += sum(3 if ev[s][3] == 31 else 2 for s in (jw % 2, jw % 2 + 2) if ev[s][3] >= 31)
-    return out
 
 
 @settings(max_examples=300, deadline=None)

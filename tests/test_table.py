@@ -1,7 +1,7 @@
 """The strategy table (musstats table): numbers against the engines, formats, atomic writes, CLI.
 
 Expected values come from the engines' own entry points (exact_table, lance_probability,
-best_discards), from RULES.md or from hand calculation (card combinations).
+mus), from docs/rules.md, from tests/naive.py or from hand calculation (card combinations).
 """
 
 from __future__ import annotations
@@ -11,18 +11,22 @@ import math
 import os
 from math import comb
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from musstats.rules.cards import parse_hand
-from musstats.base.errors import MusError
-from musstats.engines.exact import exact_table
+import naive
+from helpers import assert_exit2_one_line, run_cli as _run
 from musstats.analysis.game import game_model
-from musstats.base.files import atomic_write_text, read_frame, write_frame
 from musstats.analysis.table import COLUMNS, parse_hands, strategy_table
+from musstats.base.errors import MusError
+from musstats.base.files import atomic_write_text
+from musstats.engines.exact import exact_table
+from musstats.output.files import read_frame, write_frame
 from musstats.rules.variant import Variant
-from helpers import run_cli as _run  # noqa: E402
+from musstats.tables.context import make_context
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +37,15 @@ def model8():
 @pytest.fixture(scope="module")
 def small(model8):
     """Three hands at every seat, 8 reyes."""
-    return strategy_table("8-reyes", hands="R R R A, 7 7 A A, R C 6 4", trials=4000, seed=11, model=model8)
+    res = strategy_table("8-reyes", hands="R R R A, 7 7 A A, R C 6 4", trials=4000, seed=11, model=model8)
+    assert not res.partial
+    return res.to_frame()
 
 
 @pytest.fixture(scope="module")
 def full(model8):
-    """Every 8-reyes hand at every seat (the discard part is skipped: 1 deal per keep-set)."""
-    return strategy_table("8-reyes", seats="all", trials=1, seed=1, model=model8)
+    """Every 8-reyes hand at every seat (the mus part is cut short: 1 deal per keep-set)."""
+    return strategy_table("8-reyes", seats="all", trials=1, seed=1, model=model8).to_frame()
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +58,9 @@ def test_layout(small):
     assert len(small) == 3 * 4
     assert list(small["seat"][:4]) == ["mano", "second", "third", "postre"]
     assert list(small["hand"][::4]) == ["R R R A", "7 7 A A", "R C 6 4"]  # the order asked for
-    assert small.attrs["discard"]["trials_per_keep_set"] == 4000
+    assert small.attrs["mus"]["trials_per_keep_set"] == 4000 and small.attrs["mus"]["seed"] == 11
+    assert small.attrs["mus"]["given"] == "the other three ask for mus"
+    assert small.attrs["variant"] == "8-reyes" and small.attrs["partial"] is False
 
 
 def test_odds_equal_exact_table(small):
@@ -60,7 +68,7 @@ def test_odds_equal_exact_table(small):
     for hand in ("R R R A", "7 7 A A", "R C 6 4"):
         for seat_i, seat in enumerate(("mano", "second", "third", "postre")):
             row = small[(small["hand"] == hand) & (small["seat"] == seat)].iloc[0]
-            ref = exact_table(parse_hand(hand), seat_i, v)  # [lance, (p_team p_self p_played p_contested ev_net)]
+            ref = exact_table(make_context(v, hand, seat))  # [lance, (p_team p_self p_played p_contested ev_net)]
             for li, lance in enumerate(("grande", "chica", "pares", "juego", "punto")):
                 assert row[f"p_team_{lance}"] == pytest.approx(ref[li, 0], abs=1e-12)
                 assert row[f"p_self_{lance}"] == pytest.approx(ref[li, 1], abs=1e-12)
@@ -71,7 +79,7 @@ def test_odds_equal_exact_table(small):
 def test_deal_frequency_by_hand():
     """Card combinations by hand: R R R A with 8 reyes = C(8,3)·C(8,1) of C(40,4)."""
     df = strategy_table("8-reyes", seats="mano", hands="RRRA,77AA,RRRR", trials=1,
-                        model=game_model(Variant(), deals=50_000, seed=1, cache=False))
+                        model=game_model(Variant(), deals=50_000, seed=1, cache=False)).to_frame()
     freq = dict(zip(df["hand"], df["deal_freq"]))
     assert freq["R R R A"] == pytest.approx(comb(8, 3) * 8 / comb(40, 4))
     assert freq["7 7 A A"] == pytest.approx(comb(4, 2) * comb(8, 2) / comb(40, 4))
@@ -82,7 +90,7 @@ def test_full_table_deal_frequencies_and_reference_figures(full_mano):
     df = full_mano
     assert len(df) == 330 and df["hand_index"].tolist() == list(range(330))
     assert df["deal_freq"].sum() == pytest.approx(1.0, abs=1e-12)
-    # RULES.md reference figures (8 reyes): any pares 56.58 %, juego 26.75 %, punto 30 3.31 %
+    # docs/rules.md reference figures (8 reyes): any pares 56.58 %, juego 26.75 %, punto 30 3.31 %
     from musstats.tables.hands import hand_tables
 
     t = hand_tables(Variant())
@@ -119,6 +127,21 @@ def test_full_table_team_symmetry(full):
         assert 0.5 < played < 1.0 if lance != "punto" else 0.0 < played < 0.5
 
 
+def _can_bet(hand: str, lance: str) -> bool:
+    """docs/rules.md: a hand bets in pares / juego only when it holds them, in punto only
+    without juego (tests/naive.py's reading of the rules)."""
+    kinds = {k[0]: k for k in naive.DECK_8}
+    cards = naive.kinds_of(hand, "8-reyes")
+    points = sum(kinds[c][2] for c in cards)
+    if lance == "pares":
+        return naive.pares_strength([kinds[c][1] for c in cards]) is not None
+    if lance == "juego":
+        return points >= 31
+    if lance == "punto":
+        return points < 31
+    return True
+
+
 def test_ordago_columns(small, model8):
     from musstats.analysis.ordago import break_evens, lance_probability
 
@@ -127,8 +150,10 @@ def test_ordago_columns(small, model8):
         row = small[(small["hand"] == hand) & (small["seat"] == seat)].iloc[0]
         for lance in ("grande", "chica", "pares", "juego", "punto"):
             try:
-                p = float(lance_probability(parse_hand(hand), seat_i, lance, v)["p"])
+                p = float(lance_probability(make_context(v, hand, seat), lance)["p"])
             except MusError:  # never bet
+                p = math.nan
+            if not _can_bet(hand, lance):  # only the partner could bet it: not a row of this hand
                 p = math.nan
             if math.isnan(p):
                 assert math.isnan(row[f"p_ordago_{lance}"]), (hand, seat, lance)
@@ -137,6 +162,12 @@ def test_ordago_columns(small, model8):
         be = break_evens(model8, 0, 0, "us" if seat_i % 2 == 0 else "them")
         assert row["ordago_break_even_call"] == pytest.approx(be["call"])
         assert row["ordago_break_even_accept"] == pytest.approx(be["accept"])
+        calls = [lance for lance in ("grande", "chica", "pares", "juego", "punto")
+                 if row[f"p_ordago_{lance}"] >= row["ordago_break_even_call"]]
+        assert row["ordago_call"] == (" ".join(calls) if calls else "–")
+    # R C 6 4 holds no pares and R R R A is 31: those lances are NaN (the lance_probability exists)
+    rc64 = small[(small["hand"] == "R C 6 4") & (small["seat"] == "second")].iloc[0]
+    assert math.isnan(rc64["p_ordago_pares"]) and math.isnan(rc64["p_ordago_juego"])
     # at 0-0 the two teams' chances add up to 1: P(we win | we are mano) + P(we win | they are)
     mano = small[small["seat"] == "mano"].iloc[0]
     second = small[small["seat"] == "second"].iloc[0]
@@ -146,24 +177,34 @@ def test_ordago_columns(small, model8):
     # R R R A = 10 + 10 + 10 + 1 = 31 at mano: nobody can beat it, the juego órdago is won for sure
     rrra = small[(small["hand"] == "R R R A") & (small["seat"] == "mano")].iloc[0]
     assert rrra["p_ordago_juego"] == 1.0 and "juego" in rrra["ordago_call"].split()
+    assert math.isnan(rrra["p_ordago_punto"])  # it holds juego: punto is never its lance
 
 
-def test_discard_columns_agree_with_best_discards(small):
-    from musstats.analysis.discard import best_discards
+def test_mus_columns_are_the_mus_computation(small):
+    # the table's mus columns are exactly `musstats mus HAND --seat SEAT --seed SEED --trials TRIALS`
+    from musstats.analysis.discard import mus
+    from musstats.tables.policies import cut_flags
 
-    for hand, seat in (("R C 6 4", "mano"), ("7 7 A A", "postre")):
+    for hand, seat in (("R C 6 4", "mano"), ("7 7 A A", "postre"), ("R R R A", "third")):
         row = small[(small["hand"] == hand) & (small["seat"] == seat)].iloc[0]
-        ref = best_discards(hand, seat, trials=40_000, seed=5)
-        by_keep = {r["keep"]: r for r in ref.rows}
-        other = by_keep[row["best_keep"]]
-        se = math.hypot(other["se_total"], row["mus_se_total"])
-        assert abs(other["ev_total"] - row["mus_ev_total"]) < 4 * se
-        # the table's pick is within noise of the independent run's best
-        assert by_keep[row["best_keep"]]["gap_to_best"] < 4 * max(se, 0.02)
+        adv = mus(hand, seat, trials=4000, seed=11)
+        assert row["p_others_ask"] == adv.p_others_ask
+        assert row["mus_cut_ev"] == float(adv.cut_ev.sum())
+        assert row["best_keep"] == adv.keep
+        assert row["mus_ev_total"] == float(adv.mus_ev.sum()) and row["mus_se_total"] == adv.mus_total_se
+        assert row["mus_gain"] == adv.diff and row["mus_gain_se"] == adv.diff_se
+        assert row["advice"] == ("cut" if adv.advice == "cut" else "mus")
         assert row["best_discard"] == 4 - (0 if row["best_keep"] == "–" else len(row["best_keep"].split()))
-    assert np.allclose(small["mus_gain"], small["mus_ev_total"] - small["ev_net_total"])
+        # cutting, on the deals in which the other three ask, is the exact showdown with the
+        # other seats' hands restricted to those they do not cut with
+        ctx = make_context(Variant(), hand, seat)
+        ex = exact_table(replace(ctx, allowed=~cut_flags(Variant())))
+        assert abs(row["mus_cut_ev"] - np.nansum(ex[:, 4])) < 4 * adv.cut_total_se
+    assert np.allclose(small["mus_gain"], small["mus_ev_total"] - small["mus_cut_ev"])
     assert ((small["advice"] == "cut") == (small["mus_gain"] <= 0)).all()
+    assert (small["advice_close"] == (small["mus_gain"].abs() < 2 * small["mus_gain_se"])).all()
     assert (small["mus_gain_se"] > 0).all()
+    assert ((small["p_others_ask"] > 0) & (small["p_others_ask"] < 1)).all()
 
 
 def test_parse_hands():
@@ -199,7 +240,9 @@ def test_markdown_and_json(small, tmp_path):
     assert doc["columns"] == COLUMNS and len(doc["rows"]) == len(small)
     assert doc["meta"]["variant"] == "8-reyes"
     r0 = doc["rows"][0]
-    assert r0["p_ordago_punto"] is None or isinstance(r0["p_ordago_punto"], float)
+    assert r0["hand"] == "R R R A" and r0["seat"] == "mano"
+    assert r0["p_ordago_punto"] is None  # NaN (R R R A holds juego: no punto for it) is null
+    assert isinstance(r0["p_ordago_grande"], float)
     assert r0["p_team_grande"] == small.iloc[0]["p_team_grande"]
 
 
@@ -215,15 +258,32 @@ def test_unknown_extension_and_unwritable(small, tmp_path):
 
 @pytest.mark.parametrize("exc", [RuntimeError, KeyboardInterrupt])
 def test_atomic_write_failure_keeps_previous_file(small, tmp_path, monkeypatch, exc):
+    import musstats.base.files as bf
+
     target = tmp_path / "t.csv"
     atomic_write_text(target, "previous content\n")
+    real = bf.atomic_write
 
-    def broken(self, path, *a, **k):
-        with open(path, "w") as f:
-            f.write("hand,seat\nR R R")  # half a file
+    def half_written(path, write):
+        def broken(tmp):
+            with open(tmp, "w") as f:
+                f.write("hand,seat\nR R R")  # half a file
+            raise exc("boom")
+        return real(path, broken)
+
+    # the disk fails half-way through the file
+    monkeypatch.setattr(bf, "atomic_write", half_written)
+    with pytest.raises(exc):
+        write_frame(small, target)
+    assert target.read_text() == "previous content\n"
+    assert sorted(os.listdir(tmp_path)) == ["t.csv"]
+    # forming the CSV fails
+    monkeypatch.setattr(bf, "atomic_write", real)
+
+    def broken_csv(self, *a, **k):
         raise exc("boom")
 
-    monkeypatch.setattr(pd.DataFrame, "to_csv", broken)
+    monkeypatch.setattr(pd.DataFrame, "to_csv", broken_csv)
     with pytest.raises(exc):
         write_frame(small, target)
     assert target.read_text() == "previous content\n"
@@ -231,7 +291,7 @@ def test_atomic_write_failure_keeps_previous_file(small, tmp_path, monkeypatch, 
 
 
 def test_atomic_write_json_serializer_failure(small, tmp_path, monkeypatch):
-    import musstats.base.files as mio
+    import musstats.output.files as mio
 
     target = tmp_path / "t.json"
     write_frame(small, target)
@@ -251,8 +311,10 @@ def test_cli_table_out_and_summary(capsys, tmp_path):
     code, _, err = _run(capsys, ["table", "--hands", "RRRA,77AA", "--seat", "postre", "--trials", "2000",
                                  "--out", str(out)])
     assert code == 0, err
-    df = pd.read_csv(out)
+    assert out.read_text(encoding="utf-8").startswith("# variant: \"8-reyes\"\n")
+    df = read_frame(out)
     assert df["hand"].tolist() == ["R R R A", "7 7 A A"] and (df["seat"] == "postre").all()
+    assert list(df.columns) == COLUMNS
     assert "wrote" in err
     code, text, err = _run(capsys, ["table", "--hands", "2", "--trials", "500", "--quiet"])
     assert code == 0, err
@@ -265,10 +327,10 @@ def test_cli_table_out_and_summary(capsys, tmp_path):
     (["--hands", "0"], "--hands"),
     (["--hands", "R R X A"], "--hands"),
     (["--seat", "fifth"], "accepted: all"),
-    (["--trials", "0"], "--trials"),
+    (["--trials", "0"], "trials must be a whole number from 1 to 50,000,000, got 0"),
+    (["--trials", "x"], "--trials must be a whole number"),
+    (["--seed", "-2"], "seed must be a whole number from 0"),
+    (["--hands", "2", "--hands", "3"], "--hands is given twice"),
 ])
 def test_cli_table_bad_input(capsys, args, what):
-    code, out, err = _run(capsys, ["table", *args])
-    assert code == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("musstats: error:") and what in lines[0], err
+    assert_exit2_one_line(capsys, ["table", *args], what)

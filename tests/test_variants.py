@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import random
+import json
 
 import numpy as np
 import pytest
 
+import naive as ref
+from helpers import assert_exit2_one_line, run_cli
 from musstats import MusError, Variant
-from musstats.analysis.odds import compute_odds
-from musstats.rules.cards import parse_cards, parse_hand
-from musstats.cli import main
-from musstats.engines.musphase import deals_after_mus, deals_as_dealt, deck_ids
+from musstats.analysis.odds import odds
 from musstats.engines.exact import exact_table
+from musstats.engines.musphase import deals_as_dealt, deck_ids
+from musstats.rules.cards import parse_hand
+from musstats.rules.variant import make_variant
+from musstats.tables.context import make_context
 from musstats.tables.hands import hand_tables
 from musstats.tables.jokers import joker_tables
 from musstats.tables.kernel import lance_table
 from musstats.tables.policies import KEEP_ALL, visto_policy
-from musstats.rules.variant import make_variant
-
-import naive as ref  # noqa: E402
 
 TK = make_variant("ten-kings")
 PLAIN = Variant()
@@ -67,15 +67,7 @@ def test_chosen_identity_is_the_one_hand_calculation_prefers():
     assert hand_tables(PLAIN).labels[out[0]] == "R R R R"
 
 
-def _any_option(kinds: list[str], test) -> bool:
-    jokers = kinds.count("J")
-    rest = [k for k in kinds if k != "J"]
-    for n_as in range(jokers + 1):
-        if test(rest + ["R"] * (jokers - n_as) + ["A"] * n_as):
-            return True
-    return False
-
-
+@pytest.mark.slow
 def test_dealt_pares_and_juego_rise_with_ten_kings():
     ranks = {k[0]: k[1] for k in ref.DECK_8}
     pts = {k[0]: k[2] for k in ref.DECK_8}
@@ -90,23 +82,13 @@ def test_dealt_pares_and_juego_rise_with_ten_kings():
     exact_p = t.deal_weight[can_p].sum() / 91390
     exact_j = t.deal_weight[can_j].sum() / 91390
     exact_31 = t.deal_weight[can_31].sum() / 91390
-    # plain-Python simulation of the physical deck: sotas de copas and oros are jokers
-    deck = []
-    for face, kind in ((12, "R"), (3, "R"), (11, "C"), (7, "7"), (6, "6"), (5, "5"), (4, "4"), (1, "A"), (2, "A")):
-        deck += [kind] * 4
-    deck += ["S", "S", "J", "J"]
-    rng = random.Random(5)
+    # plain-Python simulation of the physical deck (tests/naive.py): sotas de copas and oros are jokers
     n = 60_000
-    hits_p = hits_j = hits_31 = 0
-    for _ in range(n):
-        hand = rng.sample(deck, 4)
-        hits_p += _any_option(hand, has_pares)
-        hits_j += _any_option(hand, has_juego)
-        hits_31 += _any_option(hand, has_31)
-    for hits, exact in ((hits_p, exact_p), (hits_j, exact_j), (hits_31, exact_31)):
+    freq = ref.ten_kings_hand_frequencies(n, 5, {"pares": has_pares, "juego": has_juego, "31": has_31})
+    for name, exact in (("pares", exact_p), ("juego", exact_j), ("31", exact_31)):
         se = np.sqrt(exact * (1 - exact) / n)
-        assert abs(hits / n - exact) < 4 * se
-    # RULES.md reference figures for plain 8 reyes: any pares 56.58 %, 31 9.17 %, juego 26.75 %.
+        assert abs(freq[name] - exact) < 4 * se, name
+    # docs/rules.md reference figures for plain 8 reyes: any pares 56.58 %, 31 9.17 %, juego 26.75 %.
     # Pares and 31 rise.  Juego itself cannot: a joker as a rey has a sota's 10 points and as
     # an as only 1, so no joker turns a hand without juego into juego.
     assert exact_p > 0.5658 + 0.05 and exact_31 > 0.0917 + 0.005
@@ -115,9 +97,9 @@ def test_dealt_pares_and_juego_rise_with_ten_kings():
 
 def test_ten_kings_without_jokers_in_play_is_plain_8_reyes():
     # with both jokers dead the game is 8 reyes with two sotas out
-    cards = parse_hand("C S 5 A")
-    r = compute_odds(cards, "second", "ten-kings", dead="S/c S/o", trials=300_000, seed=3)
-    ex = exact_table(cards, 1, PLAIN, parse_cards("S S"))
+    r = odds("C S 5 A", "second", variant="ten-kings", dead="S/c S/o", trials=300_000, seed=3)
+    assert r.method == "mc" and r.trials == 300_000
+    ex = exact_table(make_context(PLAIN, "C S 5 A", "second", dead="S S"))
     ok = np.isnan(ex) | (np.abs(r.mean - ex) <= 4 * r.se + 1e-12)
     assert ok.all()
 
@@ -137,9 +119,9 @@ def test_redeal_no_first_dealt_4567_survives():
 
 def test_redeal_odds_condition_the_other_hands():
     with pytest.raises(MusError, match="4-5-6-7"):
-        compute_odds("4 5 6 7", "mano", redeal_4567=True)
-    plain = compute_odds("7 6 5 A", "mano").mean
-    redeal = compute_odds("7 6 5 A", "mano", redeal_4567=True).mean
+        odds("4 5 6 7", "mano", redeal_4567=True)
+    plain = odds("7 6 5 A", "mano").mean
+    redeal = odds("7 6 5 A", "mano", redeal_4567=True).mean
     assert not np.allclose(plain, redeal, equal_nan=True)  # the others' hands are conditioned
     assert np.allclose(plain, redeal, atol=0.01, equal_nan=True)  # ...but barely (p ~ 1 %)
 
@@ -171,10 +153,10 @@ def test_mus_visto_keeps_a_hand_one_would_cut_with():
 
 
 def test_mus_visto_offers_changing_nothing(capsys):
-    main(["discard", "R", "R", "7", "4", "--mus-visto", "--trials", "5000", "--seed", "1", "--format", "json"])
-    import json
-
-    doc = json.loads(capsys.readouterr().out)
+    code, out, err = run_cli(capsys, ["discard", "R", "R", "7", "4", "--mus-visto", "--trials", "5000", "--seed",
+                                      "1", "--format", "json"])
+    assert code == 0, err
+    doc = json.loads(out)
     assert any(k["keep"].startswith("all") for k in doc["keep_sets"])
     assert doc["rules"]["mus_visto"] is True
 
@@ -186,15 +168,25 @@ def test_mus_visto_offers_changing_nothing(capsys):
     (["odds", "R", "R", "R", "S/q", "--variant", "ten-kings"], "unknown suit"),
     (["odds", "R", "R", "S/o", "S/o", "--variant", "ten-kings"], "appears 2 times"),
     (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--method", "exact"], "--method mc"),
+    (["odds", "R", "R", "S/c", "S/o", "--variant", "ten-kings", "--joker", "S/c=R", "--joker", "S/c=A"],
+     "given twice with different values"),
+    # issue 12: the ten-kings path skipped the seed check (a traceback)
+    (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--seed", "-1"],
+     "seed must be a whole number from 0 to 9,223,372,036,854,775,807, got -1"),
+    (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--trials", "0"], "trials must be a whole number"),
+    (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--threads", "0"], "threads"),
     (["odds", "4", "5", "6", "7", "--redeal-4567"], "4-5-6-7"),
     (["discard", "4", "5", "6", "7", "--redeal-4567"], "4-5-6-7"),
 ])
 def test_bad_variant_input(args, fragment, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(args)
-    assert e.value.code == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and fragment in err
+    assert_exit2_one_line(capsys, args, fragment)
+
+
+def test_ten_kings_seed_is_checked_in_the_api():
+    with pytest.raises(MusError, match="seed must be a whole number from 0"):
+        odds("R R R S/o", "mano", variant="ten-kings", seed=-1)
+    with pytest.raises(MusError, match="seed must be a whole number from 0"):
+        odds("R R R S/o", "mano", variant="ten-kings", seed=2**63)
 
 
 def test_ten_kings_with_4_reyes_is_rejected():
@@ -205,18 +197,17 @@ def test_ten_kings_with_4_reyes_is_rejected():
 
 
 def test_every_command_takes_the_switches(capsys):
-    import json
-
     for args in (["odds", "R", "R", "7", "A"], ["mus", "R", "R", "7", "A", "--trials", "2000", "--seed", "1"],
                  ["discard", "R", "R", "7", "A", "--trials", "2000", "--seed", "1"],
                  ["ordago", "R", "R", "7", "A", "--lance", "grande", "--score", "0-0"]):
-        main(args + ["--redeal-4567", "--mus-visto", "--format", "json"])
-        doc = json.loads(capsys.readouterr().out)
+        code, out, err = run_cli(capsys, args + ["--redeal-4567", "--mus-visto", "--format", "json"])
+        assert code == 0, err
+        doc = json.loads(out)
         assert doc["rules"]["redeal_4567"] and doc["rules"]["mus_visto"], args[0]
 
 
-def test_ten_kings_in_game_ordago_and_table(capsys):
-    import json
+def test_ten_kings_in_game_ordago_and_table(capsys, tmp_path):
+    import pandas as pd
 
     from musstats.analysis.game import paso_outcomes
     from musstats.engines.jokers import resolve_deals
@@ -230,43 +221,50 @@ def test_ten_kings_in_game_ordago_and_table(capsys):
     # the en-paso outcome table with jokers: grande and chica always award one stone
     out = paso_outcomes(TK, deals=20_000, seed=1)
     assert np.all(np.abs(out.signed[:, 0]) == 1) and np.all(np.abs(out.signed[:, 1]) == 1)
-    main(["ordago", "R", "R", "R", "S/o", "--variant", "ten-kings", "--lance", "grande", "--score", "0-0",
-          "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+    code, text, err = run_cli(capsys, ["ordago", "R", "R", "R", "S/o", "--variant", "ten-kings", "--lance",
+                                       "grande", "--score", "0-0", "--format", "json"])
+    assert code == 0, err
+    doc = json.loads(text)
     # R R R + joker at mano: as a rey (R R R R) grande cannot be lost, but the holder fixes
     # the joker for the most stones over all lances, and sometimes the as (31) pays more
     assert 0.99 < doc["p_lance"] < 1 and doc["call"] and doc["rules"]["ten_kings"]
-    main(["table", "--variant", "ten-kings", "--hands", "R R R S/o", "--trials", "1000", "--seat", "mano",
-          "--out", str(_tmp_csv())])
-    import pandas as pd
-
-    df = pd.read_csv(_tmp_csv())
-    # the table and ordago use the same Monte Carlo lance odds (same deals, same seed)
+    assert doc["game_model"]["rules"]["ten_kings"]  # the órdago uses the ten-kings game model
+    # an independent estimate of the same probability (other deals): the odds' Monte Carlo
+    # P(team wins grande), within 4 standard errors
+    ind = odds("R R R S/o", "mano", variant="ten-kings", trials=400_000, seed=99)
+    assert abs(ind.mean[0, 0] - doc["p_lance"]) < 4 * np.hypot(ind.se[0, 0], np.sqrt(
+        doc["p_lance"] * (1 - doc["p_lance"]) / 400_000))
+    csv = tmp_path / "tk.csv"
+    code, _, err = run_cli(capsys, ["table", "--variant", "ten-kings", "--hands", "R R R S/o", "--trials", "1000",
+                                    "--seat", "mano", "--quiet", "--out", str(csv)])
+    assert code == 0, err
+    df = pd.read_csv(csv, comment="#")
+    # the table reports the same lance odds as ordago (both: 400,000 deals, seed 2026)
     assert len(df) == 1 and df.loc[0, "p_team_grande"] == pytest.approx(doc["p_lance"], abs=1e-6)
-
-
-def _tmp_csv():
-    import tempfile
-    from pathlib import Path
-
-    return Path(tempfile.gettempdir()) / "musstats-test-ten-kings-table.csv"
+    assert df.loc[0, "p_ordago_grande"] == pytest.approx(doc["p_lance"], abs=1e-6)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tk.csv"]
 
 
 def test_ten_kings_identities_in_odds(capsys):
-    import json
-
     # the user holds both jokers, so nobody else chooses: on the same deals (same seed) the
     # per-deal best identity earns at least as much as any fixed identity
-    main(["odds", "S/c", "S/o", "7", "4", "--variant", "ten-kings", "--trials", "50000", "--seed", "4",
-          "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+    args = ["odds", "S/c", "S/o", "7", "4", "--variant", "ten-kings", "--trials", "50000", "--seed", "4",
+            "--format", "json"]
+    code, out, err = run_cli(capsys, args)
+    assert code == 0, err
+    doc = json.loads(out)
     assert [d["identity"] for d in doc["identities"]] == ["J both as R", "J as R and A", "J both as A"]
-    total = lambda lances: sum(v["ev_net"] for v in lances.values())
+    total = lambda lances: sum(v["ev_net"] for v in lances.values())  # noqa: E731
     best = total(doc["lances"])
     for d in doc["identities"]:
         assert best >= total(d["lances"]) - 1e-12
     # fixing an identity with --joker gives that identity's odds (same seed, same deals)
-    main(["odds", "S/c", "S/o", "7", "4", "--variant", "ten-kings", "--trials", "50000", "--seed", "4",
-          "--joker", "S/c=R", "--joker", "S/o=A", "--format", "json"])
-    fixed = json.loads(capsys.readouterr().out)
+    code, out, err = run_cli(capsys, args + ["--joker", "S/c=R", "--joker", "S/o=A"])
+    assert code == 0, err
+    fixed = json.loads(out)
     assert fixed["lances"] == doc["identities"][1]["lances"]
+    assert fixed["conditions"] == {"joker": "J as R and A"} and fixed["identities"] == []
+    # --joker items merge: one comma-separated option is the same
+    code, out, err = run_cli(capsys, args + ["--joker", "S/c=R,S/o=A"])
+    assert code == 0, err
+    assert json.loads(out)["lances"] == fixed["lances"]

@@ -9,7 +9,10 @@ from numba import njit, prange
 # stats; TEAM_CONTESTED = our team holds the best hand and both teams hold the lance
 TEAM, SELF, PLAYED, CONTESTED, EV, TEAM_CONTESTED = range(6)
 N_STATS = 6
-from musstats._kernels.lances import CHICA, GRANDE, JUEGO, PARES, PUNTO, seat_row, winner_seat
+from musstats._kernels.lances import CHICA, GRANDE, JUEGO, PARES, PUNTO, paso_stones, resolve, seat_row, winner_seat
+
+__all__ = ["TEAM", "SELF", "PLAYED", "CONTESTED", "EV", "TEAM_CONTESTED", "N_STATS", "exact_counts",
+           "exact_two"]
 
 
 @njit(cache=True, inline="always")
@@ -286,4 +289,41 @@ def exact_counts(u, rem0, seat_mask, allowed, key, value, tab, team, counts, nz_
     for c in range(n_chunks):
         out += acc[c]
         total += wsum[c]
+    return out, total
+
+
+@njit(cache=True)
+def exact_two(u, seat, rem0, allowed, tab, nz_cls, nz_cnt, nnz, binom):
+    """Weighted counts [5, 6] and total weight of every deal of the one other hand (restricted
+    to ``allowed`` [H]), two players each for himself, the user's hand ``u`` at ``seat``
+    (0 = mano, 1 = postre)."""
+    n_hands = nnz.shape[0]
+    out = np.zeros((5, N_STATS), np.int64)
+    total = np.int64(0)
+    hs = np.empty(2, np.int64)
+    team = np.arange(2).astype(np.int64)
+    for h in range(n_hands):
+        w = _ways(h, rem0, nz_cls, nz_cnt, nnz, binom)
+        if w == 0 or allowed[h] == 0:
+            continue
+        total += w
+        hs[seat] = u
+        hs[1 - seat] = h
+        bg, bc, bp, bj, bu, cp, cj, vp, vj = resolve(hs, team, tab)
+        for lance in range(5):
+            best = bg if lance == GRANDE else bc if lance == CHICA else bp if lance == PARES else \
+                bj if lance == JUEGO else bu
+            wt, v = paso_stones(lance, best, bp, bj, vp, vj, team)
+            if wt < 0:
+                continue
+            mine = wt == seat
+            out[lance, PLAYED] += w
+            if mine:
+                out[lance, TEAM] += w
+                out[lance, SELF] += w
+            out[lance, EV] += w * (v if mine else -v)
+            if (lance == PARES and cp) or (lance == JUEGO and cj):
+                out[lance, CONTESTED] += w
+                if mine:
+                    out[lance, TEAM_CONTESTED] += w
     return out, total

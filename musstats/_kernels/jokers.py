@@ -15,6 +15,9 @@ from numba import njit, prange
 from musstats._kernels.dealing import shuffle
 from musstats._kernels.lances import CHICA, GRANDE, JUEGO, PARES, played, resolve, team_net, winner_seat
 
+__all__ = ["TEAM", "SELF", "PLAYED", "CONTESTED", "EV_SUM", "EV_SQ", "TEAM_CONTESTED", "N_ACC",
+           "work_arrays", "fix_jokers", "tk_counts", "resolve_deals"]
+
 #: accumulator columns per lance
 TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ, TEAM_CONTESTED = range(7)
 N_ACC = 7

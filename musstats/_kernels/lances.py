@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from musstats.rules.labels import CHICA, GRANDE, JUEGO, PARES, PUNTO
+
 __all__ = ["GRANDE", "CHICA", "PARES", "JUEGO", "PUNTO", "V_PARES", "V_JUEGO", "TAB_WIDTH",
            "seat_row", "winner_seat", "resolve", "resolve_any", "played", "paso_stones", "team_net"]
 
-GRANDE, CHICA, PARES, JUEGO, PUNTO = range(5)
 #: columns of the lance table holding the pares and the juego value of the hand
 V_PARES, V_JUEGO = 5, 6
 TAB_WIDTH = 8

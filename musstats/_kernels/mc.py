@@ -23,6 +23,9 @@ from musstats._kernels.rng import M16 as _M16
 from musstats._kernels.rng import bounded16 as _bounded16
 from musstats._kernels.rng import next64 as _next
 
+__all__ = ["TEAM", "SELF", "PLAYED", "CONTESTED", "EV_SUM", "EV_SQ", "N_ACC", "N_VAL", "HOPELESS_ATTEMPTS",
+           "CLASS_WEIGHTS", "sum_index", "hist_size", "mc_counts"]
+
 # accumulator columns per lance
 TEAM, SELF, PLAYED, CONTESTED, EV_SUM, EV_SQ = range(6)
 N_ACC = 6

@@ -19,6 +19,8 @@ from musstats._kernels.lances import team_net
 from musstats._kernels.rng import next64 as _next
 from musstats._kernels.rng import seed_state as _seed_state
 
+__all__ = ["WIN", "EV_SUM", "EV_SQ", "N_COL", "NO_MUS", "mus_rounds", "keep_sets_eval", "deals_after_mus"]
+
 # columns per keep-set and lance
 WIN, EV_SUM, EV_SQ = range(3)
 N_COL = 3
@@ -31,23 +33,24 @@ def mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rou
                policy, card_class, k_cls, idx4, st):
     """Play mus rounds ``first_round .. first_round + rounds - 1`` in place.
 
-    hands int64 [4, 4] card ids; stock[0:n_stock] is drawn from the top (index n_stock-1);
-    pile / pile_owner [40] hold the discards not in the stock (owner = seat*64 + round).
-    The user at ``seat`` keeps ``user_mask`` in round 0 and follows ``policy`` [4, H]
-    afterwards; other seats follow ``policy``.  Returns (n_stock, n_pile).
+    hands int64 [players, 4] card ids; stock[0:n_stock] is drawn from the top (index
+    n_stock-1); pile / pile_owner [40] hold the discards not in the stock (owner = seat*64 +
+    round).  The user at ``seat`` keeps ``user_mask`` in round 0 and follows ``policy``
+    [players, H] afterwards; other seats follow ``policy``.  Returns (n_stock, n_pile).
     """
     return _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat,
                        user_mask, policy, card_class, k_cls, idx4, st, np.empty(4, np.int64),
-                       np.zeros(4, np.int64))
+                       np.zeros(hands.shape[0], np.int64))
 
 
 @njit(cache=True)
 def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, rounds, seat, user_mask,
                 policy, card_class, k_cls, idx4, st, srt, need):
-    """:func:`mus_rounds` with its work arrays (``srt``, ``need``: int64 [4]) passed in."""
+    """:func:`mus_rounds` with its work arrays (``srt`` int64 [4], ``need`` int64 [players]) passed in."""
+    n = hands.shape[0]
     for r in range(first_round, first_round + rounds):
         # everyone discards, in turn from mano (decisions depend only on one's own hand)
-        for q in range(4):
+        for q in range(n):
             sorted_hand(hands[q], card_class, srt)
             if q == seat and r == 0:
                 mask = user_mask
@@ -64,13 +67,13 @@ def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, ro
                     n_pile += 1
             need[q] = 4 - n_keep
         # postre deals the replacements, in turn from mano
-        for q in range(4):
+        for q in range(n):
             for k in range(4 - need[q], 4):
                 if n_stock == 0:
                     # reshuffle the discards; if only this player still needs cards,
                     # his own discards of this round stay out
                     alone = True
-                    for q2 in range(q + 1, 4):
+                    for q2 in range(q + 1, n):
                         if need[q2] > 0:
                             alone = False
                     keep_out = q * 64 + r if alone else -1
@@ -111,6 +114,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
     n_chunks = seeds.shape[0]
     n_keep = keep_masks.shape[0]
     n_unseen = unseen.shape[0]
+    n = team.shape[0]
     acc = np.zeros((n_chunks, n_keep, 5, N_COL), np.int64)
     tot = np.zeros((n_chunks, n_keep), np.int64)
     cross = np.zeros((n_chunks, n_keep, n_keep), np.int64)
@@ -120,23 +124,23 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         st_round = np.empty(4, np.uint64)
         rs = np.empty(4, np.uint64)
         srt = np.empty(4, np.int64)
-        need = np.zeros(4, np.int64)
+        need = np.zeros(n, np.int64)
         deck = unseen.copy()
-        hands0 = np.empty((4, 4), np.int64)
-        hands = np.empty((4, 4), np.int64)
+        hands0 = np.empty((n, 4), np.int64)
+        hands = np.empty((n, 4), np.int64)
         stock = np.empty(40, np.int64)
         pile = np.empty(40, np.int64)
         owner = np.empty(40, np.int64)
-        hs = np.empty(4, np.int64)
+        hs = np.empty(n, np.int64)
         wk = work_arrays()
         net, win = wk
         totals = np.empty(n_keep, np.int64)
         loc = np.zeros((n_keep, 5, N_COL), np.int64)
         loc_tot = np.zeros(n_keep, np.int64)
         loc_cross = np.zeros((n_keep, n_keep), np.int64)
-        # one round needs 12 dealt cards and at most 16 draws from the top of the stock
-        n_shuffle = 28 if rounds == 1 and not visto else -1
-        plain = np.empty(4, np.int64)
+        # one round needs 4 (n - 1) dealt cards and at most 4 n draws from the top of the stock
+        n_shuffle = 8 * n - 4 if rounds == 1 and not visto else -1
+        plain = np.empty(n, np.int64)
         n_att = 0
         hopeless = False
         for t in range(chunk_trials[ch]):
@@ -151,7 +155,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 # top (drawn first) is just below the dealt cards
                 j = n_unseen
                 redo = False
-                for q in range(4):
+                for q in range(n):
                     for i in range(4):
                         if q == seat:
                             hands0[q, i] = user_cards[i]
@@ -167,7 +171,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
             _seed_state(_next(st), st_round)
             for k in range(n_keep):
                 for i in range(4):
-                    for q in range(4):
+                    for q in range(n):
                         hands[q, i] = hands0[q, i]
                 n_stock = j
                 for i in range(n_stock):
@@ -183,7 +187,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 if not cut:
                     _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, seat,
                                 keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
-                for q in range(4):
+                for q in range(n):
                     hs[q] = hand_index(hands[q], card_class, k_cls, idx4)
                 fix_jokers(hs, n_opt, base, team, tab, -1, 0, plain, wk)
                 team_net(plain, team, tab, team[seat], net, win)

@@ -1,1 +1,3 @@
-"""analysis."""
+"""Analyses: the answers to a player's questions, from the engines (odds, discard, mus, ordago, game, table)."""
+
+__all__: list[str] = []

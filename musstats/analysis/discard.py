@@ -1,5 +1,5 @@
-"""The mus phase: expected stones of every keep-set, best discards, cut-mus advice,
-and the discard strategy table by iterated best response."""
+"""The mus phase for one hand: which cards to keep (:func:`discard`), and whether to cut the
+mus or ask for it (:func:`mus`)."""
 
 from __future__ import annotations
 
@@ -8,43 +8,33 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from musstats.rules.cards import Card, parse_cards, parse_hand
-from musstats.rules.conditions import check_not_redealt, redeal_hand
-from musstats.base.errors import MusError
-from musstats.tables.hands import LANCES, hand_tables
-from musstats.engines.musphase import DEFAULT_TRIALS, evaluate_keeps
-from musstats.tables.policies import KEEP_ALL, get_policy, keep_mask_for, keep_options
-from musstats.rules.seats import SEATS, parse_seat
+from musstats.engines.musphase import DEFAULT_TRIALS, KeepEval, evaluate_keeps
+from musstats.engines.run import Progress
+from musstats.rules import checks
+from musstats.rules.cards import parse_cards
+from musstats.rules.labels import LANCES
+from musstats.rules.seats import FOUR, Seating
 from musstats.rules.variant import Variant, make_variant
+from musstats.tables.context import Context, make_context
+from musstats.tables.policies import KEEP_ALL, POLICIES, get_policy, keep_mask_for, keep_options
+
+__all__ = ["OBJECTIVES", "CLOSE_SE", "DiscardResult", "MusAdvice", "discard", "mus"]
 
 OBJECTIVES = ("total", "grande", "chica", "pares", "juego")
 #: keep-sets whose means are within this many standard errors of the best are flagged
 CLOSE_SE = 2.0
 
 
-# ------------------------------------------------------------------ public API
-
-def _validate(hand, seat, variant, juego_real, rounds, trials, objective):
-    v = make_variant(variant, juego_real)
-    cards = parse_hand(hand)
-    hand_tables(v).remaining(cards)
-    s = parse_seat(seat)
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
-        raise MusError(f"--rounds must be a whole number of at least 1, got {rounds!r}")
-    if trials is not None and (isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1):
-        raise MusError(f"--trials must be a whole number of at least 1, got {trials!r}")
-    if objective not in OBJECTIVES:
-        raise MusError(f"unknown objective {objective!r}; accepted: {', '.join(OBJECTIVES)}")
-    return v, cards, s
+def _run_info(ev: KeepEval, policy: str, rounds: int) -> dict[str, Any]:
+    return {"method": "mc", "trials": ev.trials, "seed": ev.seed, "partial": ev.partial,
+            "others_discard_by": policy, "rounds": rounds}
 
 
 @dataclass
 class DiscardResult:
-    """Every distinct keep-set of a hand with its expected stones, best first."""
+    """The keep-sets of a hand with their expected stones, best first."""
 
-    hand: list[Card]
-    seat: int
-    variant: Variant
+    context: Context
     objective: str
     policy: str
     rounds: int
@@ -52,10 +42,15 @@ class DiscardResult:
     seed: int
     rows: list[dict[str, Any]] = field(default_factory=list)  # best first
     close: bool = False  # the top two are within CLOSE_SE standard errors
-    chosen: int | None = None  # row index of the user's --keep, if given
+    chosen: int | None = None  # row index of the user's keep-set (with ``keep``)
+    partial: bool = False
+
+    @property
+    def variant(self) -> Variant:
+        return self.context.variant
 
     def to_frame(self):
-        """One row per keep-set, best first."""
+        """One row per keep-set, best first; run metadata in ``attrs``."""
         import pandas as pd
 
         df = pd.DataFrame(self.rows)
@@ -65,49 +60,79 @@ class DiscardResult:
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``musstats discard --format json``."""
         return {
-            "hand": [c.label for c in self.hand], "seat": SEATS[self.seat],
-            "variant": self.variant.name, "rules": self.variant.describe(),
-            "objective": self.objective, "policy": self.policy, "rounds": self.rounds,
-            "method": "mc", "trials": self.trials, "seed": self.seed,
+            **self.context.describe(),
+            "objective": self.objective, "others_discard_by": self.policy, "rounds": self.rounds,
+            "given": "the mus round happens (all four ask for mus)",
+            "method": "mc", "trials": self.trials, "seed": self.seed, "partial": self.partial,
             "recommended": self.rows[0]["keep"], "close": self.close,
             "keep_sets": self.rows,
         }
 
 
-def _options(cards: list[Card], v: Variant, keep) -> tuple[list, int | None]:
+def _validated(hand, seat, variant, juego_real, target, redeal_4567, mus_visto, rounds, trials, policy,
+               players=4, individual=False):
+    v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
+    seating = Seating(checks.whole(players, "players", 2, 6), individual)
+    ctx = make_context(v, hand, seat, seating=seating)
+    rounds = checks.rounds(rounds)
+    trials = checks.trials(trials, DEFAULT_TRIALS, checks.MAX_KEEP_TRIALS)
+    name = checks.choice(policy, POLICIES, "policy")
+    if name == "table" and seating != FOUR:
+        name = "reyes-pairs"  # the shipped table is the strategy of four players in partnerships
+    pol, pol_name = get_policy(name, v)
+    return ctx, rounds, trials, pol, pol_name
+
+
+def _options(ctx: Context, keep) -> tuple[list, int | None]:
     """The user's distinct keep-sets (with "change nothing" in mus visto) and the mask of ``keep``."""
-    t = hand_tables(v)
-    h = t.index_of(cards)
-    check_not_redealt(v, h)
+    v, t, h = ctx.variant, ctx.tables, ctx.user
     opts = keep_options(h, v)
     if v.mus_visto:  # in the visto round a player may change nothing
         opts = opts + [(KEEP_ALL, tuple(int(c) for c in t.cls4[h]), "all (change nothing)")]
-    chosen = keep_mask_for(cards, parse_cards(keep), v, allow_all=v.mus_visto) if keep else None
+    chosen = keep_mask_for(list(ctx.hand), parse_cards(keep), v, allow_all=v.mus_visto) if keep else None
     if chosen is not None:
         kept = tuple(int(t.cls4[h][i]) for i in range(4) if chosen >> i & 1)
         chosen = next(m for m, k, _ in opts if k == kept)
     return opts, chosen
 
 
-def best_discards(
+def discard(
     hand: str | Iterable,
     seat: str | int = "mano",
+    *,
     variant: str | Variant = "8-reyes",
     juego_real: str = "off",
-    *,
+    target: int | None = None,
+    redeal_4567: bool = False,
+    mus_visto: bool = False,
+    players: int = 4,
+    individual: bool = False,
     objective: str = "total",
     policy: str = "table",
     rounds: int = 1,
     trials: int | None = None,
     seed: int | None = None,
     keep: str | Iterable | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
 ) -> DiscardResult:
-    """Evaluate every distinct keep-set of ``hand`` at ``seat`` (see :func:`discard`)."""
-    v, cards, s = _validate(hand, seat, variant, juego_real, rounds, trials, objective)
-    pol, pol_name = get_policy(policy, v)
-    opts, chosen_mask = _options(cards, v, keep)
-    ev = evaluate_keeps(cards, s, [m for m, _, _ in opts], v, pol, rounds=rounds,
-                        trials=trials or DEFAULT_TRIALS, seed=seed)
+    """Every distinct keep-set of ``hand`` at ``seat`` with its expected net stones per lance
+    and in total after ``rounds`` mus rounds, best first, given that the mus round happens.
+
+    The other players discard by ``policy`` (the shipped strategy table, or a heuristic of
+    ``musstats.tables.policies.POLICY_HELP``); all keep-sets are evaluated on the same deals
+    (common random numbers), so their gaps have small errors.  ``objective``: rank by the
+    total or by one lance (``juego`` = juego or punto).  ``keep``: compare that keep-set with
+    the best one (the result then holds those two rows).  ``players`` 2..6 with
+    ``individual`` (every player for himself: the others discard by a heuristic, by default
+    ``reyes-pairs``, since the shipped table is a strategy of four partners).
+    """
+    ctx, rounds, trials, pol, pol_name = _validated(hand, seat, variant, juego_real, target, redeal_4567,
+                                                    mus_visto, rounds, trials, policy, players, individual)
+    objective = checks.objective(objective, OBJECTIVES)
+    opts, chosen_mask = _options(ctx, keep)
+    ev = evaluate_keeps(ctx, [m for m, _, _ in opts], pol, rounds=rounds, trials=trials, seed=seed,
+                        spawn_key=(ctx.seat, ctx.user), threads=threads, progress=progress)
     mean, se = ev.objective(objective)
     order = np.argsort(-mean, kind="stable")
     tse = ev.total_se()
@@ -127,23 +152,14 @@ def best_discards(
         row["gap_to_best"] = float(mean[order[0]] - mean[i])
         row["se_gap"] = ev.diff_se(order[0], i) if objective == "total" else float(np.hypot(se[order[0]], se[i]))
         row["recommended"] = rank == 0
+        row["yours"] = chosen_mask is not None and m == chosen_mask
         rows.append(row)
     close = len(rows) > 1 and rows[1]["gap_to_best"] <= CLOSE_SE * max(rows[1]["se_gap"], 1e-12)
     chosen = None
     if chosen_mask is not None:
-        chosen = [opts[i][0] for i in order].index(chosen_mask)
-    return DiscardResult(cards, s, v, objective, pol_name, rounds, ev.trials, ev.seed, rows, close, chosen)
-
-
-def discard(hand: str | Iterable, seat: str | int = "mano", variant: str | Variant = "8-reyes",
-            juego_real: str = "off", **options: Any):
-    """Every distinct keep-set of ``hand`` with expected net stones per lance and in total.
-
-    A DataFrame, best first, with standard errors.  Options: ``objective`` (total, grande,
-    chica, pares, juego), ``policy`` of the other players (table, reyes-pairs, grande,
-    chica, 31), ``rounds``, ``trials``, ``seed``, ``keep``.
-    """
-    return best_discards(hand, seat, variant, juego_real, **options).to_frame()
+        rows = [r for r in rows if r["recommended"] or r["yours"]]
+        chosen = next(i for i, r in enumerate(rows) if r["yours"])
+    return DiscardResult(ctx, objective, pol_name, rounds, ev.trials, ev.seed, rows, close, chosen, ev.partial)
 
 
 @dataclass
@@ -155,9 +171,7 @@ class MusAdvice:
     (``p_others_ask`` is how often that happens); elsewhere asking equals cutting.
     """
 
-    hand: list[Card]
-    seat: int
-    variant: Variant
+    context: Context
     keep: str
     policy: str
     rounds: int
@@ -173,6 +187,11 @@ class MusAdvice:
     mus_total_se: float
     diff_se: float  # SE of the difference (common random numbers)
     p_others_ask: float  # share of deals in which the other three ask for mus
+    partial: bool = False
+
+    @property
+    def variant(self) -> Variant:
+        return self.context.variant
 
     @property
     def diff(self) -> float:
@@ -184,6 +203,16 @@ class MusAdvice:
         """``"cut"`` or ``"ask for mus"``."""
         return "cut" if self.diff <= 0 else "ask for mus"
 
+    def to_frame(self):
+        """Per lance: net stones and p_team if the mus is cut and after a mus round."""
+        import pandas as pd
+
+        df = pd.DataFrame({"cut_ev_net": self.cut_ev, "cut_se_ev_net": self.cut_ev_se, "cut_p_team": self.cut_p_team,
+                           "mus_ev_net": self.mus_ev, "mus_se_ev_net": self.mus_ev_se, "mus_p_team": self.mus_p_team},
+                          index=pd.Index(LANCES, name="lance"))
+        df.attrs.update({k: v for k, v in self.to_dict().items() if k != "lances"})
+        return df
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``musstats mus --format json``."""
         lances = {
@@ -193,10 +222,9 @@ class MusAdvice:
                             "se": {"ev_net": float(self.mus_ev_se[i])}}}
             for i, lance in enumerate(LANCES)}
         return {
-            "hand": [c.label for c in self.hand], "seat": SEATS[self.seat],
-            "variant": self.variant.name, "rules": self.variant.describe(),
-            "keep": self.keep, "policy": self.policy, "rounds": self.rounds,
-            "method": "mc", "trials": self.trials, "seed": self.seed,
+            **self.context.describe(),
+            "keep": self.keep, "others_discard_by": self.policy, "rounds": self.rounds,
+            "method": "mc", "trials": self.trials, "seed": self.seed, "partial": self.partial,
             "given": "the other three ask for mus" if not self.variant.mus_visto else "every deal",
             "p_others_ask": self.p_others_ask,
             "cut": {"ev_total": float(self.cut_ev.sum()), "se": self.cut_total_se},
@@ -206,50 +234,54 @@ class MusAdvice:
         }
 
 
-def mus_advice(
+def mus(
     hand: str | Iterable,
     seat: str | int = "mano",
+    *,
     variant: str | Variant = "8-reyes",
     juego_real: str = "off",
-    *,
+    target: int | None = None,
+    redeal_4567: bool = False,
+    mus_visto: bool = False,
     policy: str = "table",
     rounds: int = 1,
     trials: int | None = None,
     seed: int | None = None,
     keep: str | Iterable | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
 ) -> MusAdvice:
     """Cut the mus or ask for it: the best keep-set (or ``keep``) after the mus round(s)
     against keeping the hand, both on the deals in which the other three ask for mus.
 
     Who asks: a player cuts with the hands the strategy table marks (or medias, duples
     and 31 under a heuristic policy).  With mus visto the visto round happens anyway and
-    every deal counts.
+    every deal counts.  The same ``seed`` and ``trials`` reproduce the hand's row of
+    ``musstats table`` exactly.
     """
     from musstats._kernels.mus import NO_MUS
 
-    v, cards, s = _validate(hand, seat, variant, juego_real, rounds, trials, "total")
-    pol, pol_name = get_policy(policy, v)
-    opts, chosen = _options(cards, v, keep)
+    ctx, rounds, trials, pol, pol_name = _validated(hand, seat, variant, juego_real, target, redeal_4567,
+                                                    mus_visto, rounds, trials, policy)
+    opts, chosen = _options(ctx, keep)
     masks = [m for m, _, _ in opts] + [NO_MUS]
-    ev = evaluate_keeps(cards, s, masks, v, pol, rounds=rounds, trials=trials or DEFAULT_TRIALS, seed=seed,
-                        others_ask=not v.mus_visto)
-    cut = len(masks) - 1
+    ev = evaluate_keeps(ctx, masks, pol, rounds=rounds, trials=trials, seed=seed, spawn_key=(ctx.seat, ctx.user),
+                        others_ask=not ctx.variant.mus_visto, threads=threads, progress=progress)
+    return advice_from(ctx, ev, opts, chosen, pol_name, rounds)
+
+
+def advice_from(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, policy: str, rounds: int) -> MusAdvice:
+    """The :class:`MusAdvice` of an evaluation of the keep-sets ``opts`` plus cutting (last)."""
+    masks = [m for m, _, _ in opts]
+    cut = len(masks)
     best = masks.index(chosen) if chosen is not None else int(np.argmax(ev.total[:cut]))
     tse = ev.total_se()
-    return MusAdvice(cards, s, v, opts[best][2], pol_name, rounds, ev.trials, ev.seed,
+    return MusAdvice(ctx, opts[best][2], policy, rounds, ev.trials, ev.seed,
                      ev.ev[cut], ev.p_team[cut], ev.ev_se[cut], ev.ev[best], ev.ev_se[best], ev.p_team[best],
-                     float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept)
+                     float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept, ev.partial)
 
 
-def mus(hand: str | Iterable, seat: str | int = "mano", variant: str | Variant = "8-reyes",
-        juego_real: str = "off", **options: Any):
-    """Per lance: net stones and p_team if the mus is cut and after a mus round, on the deals
-    in which the other three ask for mus (see :func:`mus_advice`)."""
-    import pandas as pd
+def keep_set_options(ctx: Context) -> list:
+    """The distinct keep-sets of the context's hand (what :func:`mus` compares with cutting)."""
+    return _options(ctx, None)[0]
 
-    a = mus_advice(hand, seat, variant, juego_real, **options)
-    df = pd.DataFrame({"cut_ev_net": a.cut_ev, "cut_se_ev_net": a.cut_ev_se, "cut_p_team": a.cut_p_team,
-                       "mus_ev_net": a.mus_ev, "mus_se_ev_net": a.mus_ev_se, "mus_p_team": a.mus_p_team},
-                      index=pd.Index(LANCES, name="lance"))
-    df.attrs.update({k: v for k, v in a.to_dict().items() if k != "lances"})
-    return df

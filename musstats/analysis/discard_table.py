@@ -4,16 +4,20 @@ best response (Jacobi sweeps: every entry answers the current table, then all sw
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from musstats.rules.cards import Card
+from musstats.engines.distributed import local_runner
 from musstats.engines.musphase import evaluate_keeps
-from musstats.tables.hands import hand_tables
+from musstats.tables.context import make_context
+from musstats.tables.hands import hand_cards, hand_tables
 from musstats.tables.policies import get_policy, heuristic_policy, keep_options
 from musstats.rules.variant import Variant
+
+__all__ = ["SWITCH_SE", "Sweep", "StrategyTable", "best_response", "build_table", "cut_flags_for",
+           "save_table"]
 
 #: an entry switches only when the best keep-set beats its current one by this many SE
 SWITCH_SE = 2.0
@@ -43,20 +47,6 @@ class StrategyTable:
     converged: bool = False
 
 
-def hand_cards(h: int, variant: Variant) -> list[Card]:
-    """Representative physical cards of hand index ``h``."""
-    t = hand_tables(variant)
-    out: list[Card] = []
-    for c in t.cls4[h]:
-        cl = variant.classes[int(c)]
-        if len(cl.suits) == 4 or (len(cl.suits) > 1 and variant.class_of(cl.faces[0], None) == int(c)):
-            out.append(Card(cl.faces[0]))  # an unsuited card names this class
-        else:  # a suit-named class (sota de oros, the ten-kings jokers): one suit per card
-            used = sum(1 for x in out if x.face == cl.faces[0] and x.suit in cl.suits)
-            out.append(Card(cl.faces[0], cl.suits[used]))
-    return out
-
-
 def best_response(
     entries: Iterable[tuple[int, int]], policy: np.ndarray, variant: Variant, trials: int, seed: int,
     rounds: int = 1,
@@ -68,12 +58,18 @@ def best_response(
         masks = [m for m, _, _ in opts]
         cur_kept = tuple(int(variant_c) for variant_c in _kept(h, int(policy[s, h]), variant))
         cur = next(i for i, (_, k, _) in enumerate(opts) if k == cur_kept)
-        ev = evaluate_keeps(hand_cards(h, variant), s, masks, variant, policy, rounds=rounds,
+        ev = evaluate_keeps(make_context(variant, hand_cards(h, variant), s + 1), masks, policy, rounds=rounds,
                             trials=trials, seed=seed, spawn_key=(s, h))
         best = int(np.argmax(ev.total))
         gain = float(ev.total[best] - ev.total[cur])
         out.append((s, h, masks[best] if best != cur else int(policy[s, h]), gain, ev.diff_se(best, cur)))
     return out
+
+
+def _best_response_chunk(entries: Sequence[tuple[int, int]], job: tuple) -> list:
+    """:func:`best_response` of one chunk of entries; ``job`` = (policy, variant, trials, seed)."""
+    policy, variant, trials, seed = job
+    return best_response(entries, policy, variant, trials, seed)
 
 
 def _kept(h: int, mask: int, variant: Variant) -> tuple[int, ...]:
@@ -96,8 +92,8 @@ def build_table(
     """Iterated best response from the heuristic ``start`` until no entry changes beyond noise.
 
     ``hands``/``seats`` restrict which entries may change (the rest keep ``start``).
-    ``runner(chunks)`` may evaluate lists of entries elsewhere (e.g. on a Dask cluster);
-    it gets a list of entry lists and a function to apply to each, and returns the results.
+    ``runner(func, items, job)`` may evaluate the chunks of entries elsewhere (e.g. on a Dask
+    cluster: :func:`musstats.engines.distributed.dask_runner`).
     """
     t = hand_tables(variant)
     policy = np.array(heuristic_policy(start, variant) if start != "table" else get_policy("table", variant)[0],
@@ -107,10 +103,8 @@ def build_table(
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         chunks = [entries[i: i + 64] for i in range(0, len(entries), 64)]
-        if runner is None:
-            results = [r for ch in chunks for r in best_response(ch, policy, variant, trials, seed)]
-        else:
-            results = [r for part in runner(chunks, policy, variant, trials, seed) for r in part]
+        results = [r for part in (runner or local_runner)(_best_response_chunk, chunks,
+                                                            (policy, variant, trials, seed)) for r in part]
         new = policy.copy()
         gains = []
         for s, h, mask, gain, se in results:
@@ -142,11 +136,11 @@ def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, se
     ev_i = ALL_STATS.index("ev_net")
     cut = np.zeros((4, t.n_hands), bool)
     for h in range(t.n_hands):
-        cards = hand_cards(h, variant)
-        counts, totals = exact_counts(cards, variant)
+        ctx = make_context(variant, hand_cards(h, variant), "mano")
+        counts, totals = exact_counts(ctx, seats=range(4))
         for s in range(4):
             now = counts[s, :, ev_i].sum() / totals[s]
-            ev = evaluate_keeps(cards, s, [int(policy[s, h])], variant, policy, trials=trials, seed=seed,
+            ev = evaluate_keeps(replace(ctx, seat=s), [int(policy[s, h])], policy, trials=trials, seed=seed,
                                 spawn_key=(s, h, 1))
             cut[s, h] = now >= ev.total[0]
     return cut
@@ -163,6 +157,6 @@ def save_table(table: StrategyTable, path: str, cut: np.ndarray | None = None) -
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:
             np.savez_compressed(f, policy=table.policy, history=hist, trials=table.trials,
-                                seed=table.seed, converged=table.converged, **extra)
+                                seed=table.seed, converged=table.converged, **extra)  # type: ignore[arg-type]
 
     atomic_write(path, write)

@@ -40,19 +40,34 @@ Approximations (also listed in every result):
    read from the mus phase or from how the others bet.
 4. The game model plays every hand after one mus round in which all four players
    discard by the shipped strategy table (nobody cuts the mus).
+
+**Against equilibrium opponents** (``equilibrium=True``; ``musstats ordago`` does it by
+default): the lance's betting is solved at the score with P(win the game) as the payoff
+(:mod:`musstats.analysis.ordago_eq`, :class:`musstats.engines.betting.game.GamePayoff`), and
+the result gains P(they accept our órdago), P(we win the lance | they accept), P(win the
+game) if we call / pass and the decision, and against an órdago P(we win the lance | they
+called it) from the callers' equilibrium range and accept / refuse, with the solve's
+NashConv in P(win the game).  The figures above stay as the random-hands comparison.
+:func:`pushfold` gives the push/fold table of every hand and seat (``--chart``).
 """
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterable
+
+import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.tables.hands import LANCES
+from musstats.rules import checks
+from musstats.rules.labels import LANCES, SEATS
+from musstats.rules.variant import Variant, make_variant
+from musstats.tables.context import Context, make_context
+from musstats.tables.hands import JUEGO, PARES
 
-__all__ = ["ORDAGO_LANCES", "parse_score", "parse_lance", "lance_probability", "break_evens",
-           "decide", "ordago", "APPROXIMATIONS"]
+__all__ = ["ORDAGO_LANCES", "OrdagoResult", "lance_probability", "break_evens", "decide", "ordago",
+           "APPROXIMATIONS", "EQ_COLUMNS", "pushfold"]
 
 ORDAGO_LANCES = LANCES
 APPROXIMATIONS = (
@@ -62,64 +77,21 @@ APPROXIMATIONS = (
     "the other hands are random given the stated declarations and seña",
     "the game model plays every hand after one mus round, all players discarding by the strategy table",
 )
-_LANCE_ES = {"grande": "grande", "chica": "chica", "pares": "pares", "juego": "juego", "punto": "punto"}
-_LANCE_ALIASES = {"grande": "grande", "chica": "chica", "pares": "pares", "par": "pares",
-                  "juego": "juego", "punto": "punto", "big": "grande", "small": "chica",
-                  "pairs": "pares", "game": "juego", "point": "punto"}
-_SCORE_RE = re.compile(r"^\s*(\d+)\s*[-:]\s*(\d+)\s*$")
-
-
-def parse_lance(lance: str) -> str:
-    """Normalise a lance name; MusError for an unknown one."""
-    name = _LANCE_ALIASES.get(str(lance).strip().lower())
-    if name is None:
-        raise MusError(f"unknown lance {lance!r}; accepted: {', '.join(ORDAGO_LANCES)}")
-    return name
-
-
-def parse_score(score: str | tuple[int, int], target: int = 40) -> tuple[int, int]:
-    """``"A-B"`` (our stones first, then theirs) → (A, B), each in ``0..target-1``."""
-    if isinstance(score, str):
-        m = _SCORE_RE.match(score)
-        if not m:
-            raise MusError(f"malformed score {score!r}; expected A-B, our stones first, e.g. 12-30")
-        a, b = int(m.group(1)), int(m.group(2))
-    else:
-        try:
-            a, b = score
-        except (TypeError, ValueError):
-            raise MusError(f"malformed score {score!r}; expected A-B, our stones first, e.g. 12-30") from None
-        if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int) or not isinstance(b, int):
-            raise MusError(f"malformed score {score!r}; expected two whole numbers, our stones first")
-    for who, s in (("our", a), ("their", b)):
-        if not 0 <= s < target:
-            raise MusError(f"{who} score {s} is out of range for a game to {target}; "
-                           f"accepted: 0..{target - 1} (at {target} the game is over)")
-    return a, b
-
-
-def lance_probability(hand, seat: int, lance: str, variant, declared: str | None = None,
-                      signal: str | None = None) -> dict[str, Any]:
-    """P(our team wins ``lance`` if an órdago there is seen), exact, with the conditions.
+def lance_probability(ctx: Context, lance: str) -> dict[str, Any]:
+    """P(our team wins ``lance`` if an órdago there is seen), exact, under the context's conditions.
 
     Returns ``{"p": Fraction, "basis": str, "p_contested" | "p_played": Fraction}``;
     MusError when the lance can never be bet under the conditions (pares/juego never
     contested, punto never played).
     """
-    from musstats.rules.conditions import build_allowed, redeal_allowed
     from musstats.engines.exact import ALL_STATS
-    from musstats.tables.hands import hand_tables
     from musstats.engines.jokers import showdown_counts
 
-    t = hand_tables(variant)
-    if variant.ten_kings and (declared or signal):
-        raise MusError("--declared and --signal are not available with ten kings")
-    allowed = build_allowed(variant, t.index_of(list(hand)), seat, declared, signal)
-    allowed = redeal_allowed(variant, t.index_of(list(hand)), allowed)
+    seat = ctx.seat
     # exact fractions for the plain game; Monte Carlo frequencies with ten kings
-    counts, totals = showdown_counts(list(hand), variant, seats=(seat,), allowed=allowed)
+    counts, totals = showdown_counts(ctx, seats=(seat,))
     li = LANCES.index(lance)
-    conv = Fraction if not variant.ten_kings else (lambda a, b: a / b)
+    conv = Fraction if not ctx.variant.ten_kings else (lambda a, b: a / b)
     fr = {st: conv(int(counts[seat, li, si]), int(totals[seat])) for si, st in enumerate(ALL_STATS)}
     if lance in ("grande", "chica"):
         return {"p": fr["p_team"], "basis": "p_team"}
@@ -130,9 +102,9 @@ def lance_probability(hand, seat: int, lance: str, variant, declared: str | None
         return {"p": fr["p_team_contested"] / fr["p_contested"], "basis": "p_team_contested / p_contested",
                 "p_contested": fr["p_contested"]}
     if fr["p_played"] == 0:
-        u = t.index_of(list(hand))
-        if t.points[u] >= 31:
-            raise MusError(f"no órdago at punto: you hold juego ({int(t.points[u])} points), "
+        t = ctx.tables
+        if t.points[ctx.user] >= 31:
+            raise MusError(f"no órdago at punto: you hold juego ({int(t.points[ctx.user])} points), "
                            "so punto is never played")
         raise MusError("no órdago at punto: under these conditions somebody always holds juego, "
                        "so punto is never played")
@@ -155,7 +127,9 @@ def decide(p: float, be: dict[str, float], lance: str = "lance") -> dict[str, An
     gain = be["p_game_if_they_refuse"] - be["p_game"]
     bluff_q = None if call else (gain / (gain + be["call"] - p) if gain + be["call"] - p > 0 else 0.0)
 
-    def pct(x: float) -> str:
+    def pct(x: float | None) -> str:
+        if x is None:
+            return "–"
         return f"{100 * x:.1f} %"
 
     def close(x: float, y: float) -> str:
@@ -171,64 +145,97 @@ def decide(p: float, be: dict[str, float], lance: str = "lance") -> dict[str, An
     return {"call": call, "accept": accept, "bluff_max_accept_rate": bluff_q, "advice": f"{first}; {second}"}
 
 
+@dataclass
+class OrdagoResult:
+    """Call an órdago, accept one, or not: :func:`ordago`'s figures and advice."""
+
+    context: Context
+    data: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document of ``musstats ordago --format json``."""
+        return {**self.context.describe(), **self.data}
+
+    def to_frame(self):
+        """One row: the probabilities, the break-evens and the decision; metadata in ``attrs``."""
+        import pandas as pd
+
+        d = self.to_dict()
+        cols = ["lance", "p_lance", "p_game", "p_game_if_they_refuse", "p_game_if_we_refuse", "call", "accept"]
+        if "equilibrium" in d:
+            cols += list(EQ_COLUMNS)
+        df = pd.DataFrame([{c: d[c] for c in cols}])
+        df.attrs.update({k: v for k, v in d.items() if k not in cols})
+        return df
+
+
 def ordago(
-    hand,
+    hand: str | Iterable,
     seat: str | int = "mano",
+    *,
     lance: str = "grande",
     score: str | tuple[int, int] = "0-0",
-    variant: str = "8-reyes",
+    variant: str | Variant = "8-reyes",
     juego_real: str = "off",
-    target: int = 40,
-    *,
-    declared: str | None = None,
-    signal: str | None = None,
+    target: int | None = None,
+    redeal_4567: bool = False,
+    mus_visto: bool = False,
+    declared: str | Iterable[str] | None = None,
+    signal: str | Iterable[str] | None = None,
     model=None,
-) -> dict[str, Any]:
+    progress=None,
+    equilibrium: bool = False,
+    iterations: int | None = None,
+    eq_trials: int | None = None,
+    eq_seed: int | None = None,
+    eval_samples: int | None = None,
+    solve_progress=None,
+) -> OrdagoResult:
     """Should we call an órdago at ``lance`` (or accept one) at ``score`` (ours first)?
 
-    Returns a JSON-friendly dict: the lance probability (float and exact fraction),
-    P(win the game) without the órdago, the break-evens, the decision and a
-    one-line ``advice``; see the module docstring for the derivation and the
-    approximations.  ``model``: a :class:`~musstats.analysis.game.GameModel` to use instead of
-    the cached default one (its target must match).
+    The result holds the lance probability (float and exact fraction), P(win the game)
+    without the órdago, the break-evens, the decision and a one-line ``advice``; see the
+    module docstring for the derivation and the approximations.  ``model``: a
+    :class:`~musstats.analysis.game.GameModel` to use instead of the cached default one
+    (its rules must match).  ``progress(done, total)`` while the game model is simulated (when
+    it is not cached yet).
+
+    With ``equilibrium`` the lance is also solved at the score with P(win the game) as the
+    payoff (:mod:`musstats.analysis.ordago_eq`; ``iterations`` of the vector solver, cached
+    on disk; ``solve_progress(done, total)`` while solving) and the result gains
+    ``equilibrium``: P(they accept our órdago), P(we win the lance | they accept), P(win the
+    game) if we call / pass, the decision, and against an órdago P(we win the lance | they
+    called it) from the callers' range and accept / refuse, with the solve's NashConv in
+    P(win) units.  The random-hands figures stay, labelled as the comparison.
     """
-    from musstats.rules.cards import parse_hand
-    from musstats.rules.seats import SEATS, parse_seat
-    from musstats.rules.variant import make_variant
-
-    v = make_variant(variant, juego_real, target)
-    cards = parse_hand(hand)
-    s = parse_seat(seat)
-    name = parse_lance(lance)
-    us, them = parse_score(score, v.target)
-    from musstats.tables.hands import hand_tables
-
-    hand_tables(v).remaining(cards)  # physical check for this deck
-    lp = lance_probability(cards, s, name, v, declared, signal)
+    v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
+    ctx = make_context(v, hand, seat, declared=declared, signal=signal)
+    name = checks.lance(lance)
+    us, them = checks.score(score, v.target)
+    lp = lance_probability(ctx, name)
+    given_model = model  # the equilibrium keys its solves on the default model's settings unless one is given
     if model is None:
         from musstats.analysis.game import game_model
 
-        model = game_model(v)
-    elif model.target != v.target:
-        raise MusError(f"the game model is for a game to {model.target}, not {v.target}")
+        model = game_model(v, progress=progress)
+    elif model.variant.cache_key() != v.cache_key():
+        raise MusError(f"the game model is for other rules ({model.variant.name}, a game to {model.target}) "
+                       f"than the question ({v.name}, a game to {v.target})")
+    s = ctx.seat
     mano = "us" if s % 2 == 0 else "them"
     be = break_evens(model, us, them, mano)
     p = float(lp["p"])
-    dec = decide(p, be, _LANCE_ES[name])
+    dec = decide(p, be, name)
     notes = []
-    t = hand_tables(v)
-    from musstats.tables.hands import JUEGO, PARES
-
+    t = ctx.tables
     li = {"pares": PARES, "juego": JUEGO}.get(name)
-    if li is not None and t.key[li, t.index_of(cards)] == 0:
+    if li is not None and t.key[li, ctx.user] == 0:
         notes.append(f"you do not hold {name}: only your partner can bet or answer it")
-    return {
-        "hand": [c.label for c in cards],
-        "seat": SEATS[s],
-        "team": "mano and third" if mano == "us" else "second and postre",
-        "variant": v.name,
-        "rules": v.describe(),
-        "conditions": {k: val for k, val in (("declared", declared), ("signal", signal)) if val},
+    eq = None
+    if equilibrium:
+        eq = _equilibrium(ctx, v, name, us, them, declared, given_model, iterations, eq_trials, eq_seed, eval_samples,
+                          solve_progress, notes)
+    data = {
         "lance": name,
         "score": {"us": us, "them": them, "target": v.target},
         "p_lance": p,
@@ -248,3 +255,108 @@ def ordago(
         "approximations": list(APPROXIMATIONS),
         "notes": notes,
     }
+    if equilibrium:
+        data["random_hands_label"] = ("p_lance, p_game, break_even, call, accept, advice: the random-hands "
+                                      "comparison (the others' hands random, no betting read)")
+        data["equilibrium"] = eq
+        data.update(_flat(eq))
+        if eq is not None:
+            data["approximations"] = list(APPROXIMATIONS) + list(eq.get("approximations", ()))
+    return OrdagoResult(ctx, data)
+
+
+#: the flat equilibrium columns of the result (CSV, frame)
+EQ_COLUMNS = ("eq_p_they_accept", "eq_p_win_lance_if_accepted", "eq_p_game_if_call", "eq_p_game_if_pass",
+              "eq_p_call", "eq_call", "eq_p_win_lance_if_called", "eq_p_game_if_accept", "eq_p_game_if_refuse",
+              "eq_p_accept", "eq_accept", "eq_nashconv")
+
+
+def _flat(eq: dict | None) -> dict[str, Any]:
+    out: dict[str, Any] = {c: None for c in EQ_COLUMNS}
+    if not eq:
+        return out
+    c, a = eq.get("call"), eq.get("answer")
+    if c:
+        out.update({"eq_p_they_accept": c["p_they_accept"], "eq_p_win_lance_if_accepted": c["p_win_lance_if_accepted"],
+                    "eq_p_game_if_call": c["p_win_game_if_call"], "eq_p_game_if_pass": c["p_win_game_if_pass"],
+                    "eq_p_call": c["p_call"], "eq_call": c["decision"] == "call"})
+    if a:
+        out.update({"eq_p_win_lance_if_called": a["p_win_lance_if_called"],
+                    "eq_p_game_if_accept": a["p_win_game_if_accept"], "eq_p_game_if_refuse": a["p_win_game_if_refuse"],
+                    "eq_p_accept": a["p_accept"], "eq_accept": a["decision"] == "accept"})
+    nc = eq.get("nashconv") or {}
+    out["eq_nashconv"] = nc.get("nashconv")
+    return out
+
+
+def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, seed, eval_samples, progress,
+                 notes) -> dict | None:
+    """The equilibrium figures of :func:`ordago` (None, with a note, where there are none)."""
+    from musstats.analysis import ordago_eq as E
+    from musstats.analysis.betting import declaration_pattern
+    from musstats.engines.betting.tree import betting_tree
+
+    if v.ten_kings:
+        notes.append("no equilibrium figures with ten kings (a joker's identity depends on the bets)")
+        return None
+    it = None if iterations is None else checks.positive(iterations, "iterations", checks.MAX_ITERATIONS)
+    tr = E.DEFAULT_EQ_TRIALS if trials is None else checks.positive(trials, "trials", 5_000_000)
+    sd = E.DEFAULT_EQ_SEED if seed is None else checks.seed(seed)
+    ev = E.DEFAULT_EQ_EVAL if eval_samples is None else checks.positive(eval_samples, "evaluation samples",
+                                                                         1_000_000)
+    q = ctx.seat
+    a, b = (us, them) if q % 2 == 0 else (them, us)
+    decl = declared
+    if decl is not None and not isinstance(decl, str):
+        decl = ",".join(str(x) for x in decl)
+    pattern = declaration_pattern(lance, ctx.user, q, decl or None, v)
+    if ctx.conditions.get("signal"):
+        notes.append("the equilibrium figures ignore the seña (private information: nobody signals)")
+    speakers = betting_tree(lance, pattern).speakers
+    if q not in speakers:
+        notes.append(f"equilibrium: you have no say in {lance} (only {', '.join(SEATS[x] for x in speakers)} "
+                     f"declared it): no equilibrium figures for you")
+        return {"lance": lance, "call": None, "answer": None, "score_team0": a, "score_team1": b,
+                "speakers": [SEATS[x] for x in speakers], "notes": [], "nashconv": None}
+    grid = None if model is None else np.asarray(model.p[1])
+    sol = E.score_solution(lance, pattern, v, a, b, iterations=it, seed=sd, eval_samples=ev, grid=grid,
+                           progress=progress)
+    fig = E.equilibrium_figures(sol, v, lance, pattern, ctx.user, q, list(ctx.hand), trials=tr, seed=sd)
+    fig["score_team0"], fig["score_team1"] = a, b
+    fig["speakers"] = [SEATS[x] for x in speakers]
+    fig["approximations"] = list(E.EQ_APPROXIMATIONS)
+    notes.extend(f"equilibrium: {n}" for n in fig.get("notes", []))
+    return fig
+
+
+def pushfold(*, lance: str = "grande", score: str | tuple[int, int] = "0-0", variant: str | Variant = "8-reyes",
+             juego_real: str = "off", target: int | None = None, redeal_4567: bool = False, mus_visto: bool = False,
+             declared: str | Iterable[str] | None = None, iterations: int | None = None, seed: int | None = None,
+             eval_samples: int | None = None, progress=None, solve_progress=None):
+    """The push/fold table of an órdago at ``lance`` and ``score`` (**mano's team first**):
+    for every seat that speaks and every hand it can hold, the equilibrium frequency of
+    calling an órdago at its first turn and of accepting an opening one
+    (:func:`musstats.analysis.ordago_eq.pushfold_frame`).  ``declared`` gives who holds pares
+    / juego (a seat not named holds it)."""
+    from musstats.analysis import ordago_eq as E
+    from musstats.analysis.betting import declaration_pattern
+
+    v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
+    if v.ten_kings:
+        raise MusError("no push/fold chart with ten kings: betting equilibria are not available there "
+                       "(a joker's identity depends on the bets); accepted variants: 8-reyes, 4-reyes")
+    name = checks.lance(lance)
+    a, b = checks.score(score, v.target)
+    decl = declared
+    if decl is not None and not isinstance(decl, str):
+        decl = ",".join(str(x) for x in decl)
+    pattern = declaration_pattern(name, None, None, decl or None, v)
+    it = None if iterations is None else checks.positive(iterations, "iterations", checks.MAX_ITERATIONS)
+    sd = E.DEFAULT_EQ_SEED if seed is None else checks.seed(seed)
+    ev = E.DEFAULT_EQ_EVAL if eval_samples is None else checks.positive(eval_samples, "evaluation samples",
+                                                                         1_000_000)
+    from musstats.analysis.game import game_model
+
+    game_model(v, progress=progress)  # the values of the scores (cached)
+    sol = E.score_solution(name, pattern, v, a, b, iterations=it, seed=sd, eval_samples=ev, progress=solve_progress)
+    return E.pushfold_frame(sol, v, name, pattern, a, b)

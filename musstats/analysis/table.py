@@ -1,52 +1,61 @@
-"""The strategy table: one row per hand and seat with its odds, best discard, mus advice
-and órdago numbers (``musstats table``).
+"""The strategy table: one row per hand and seat with its odds, mus advice and órdago numbers
+(``musstats table``).
 
 Columns (``LANCES`` = grande chica pares juego punto):
 
 * ``hand`` (label, highest card first), ``hand_index``, ``seat``;
 * ``deal_freq``: how often the hand is dealt, ``deal_weight / 91390`` (C(40, 4) card
   combinations); it sums to 1 over the hands of a variant;
-* ``p_team_<lance>``, ``p_self_<lance>``, ``ev_net_<lance>``: exact (as
-  :func:`musstats.engines.exact.exact_table`), and ``ev_net_total`` = their sum: the expected
-  net stones en paso if the mus is cut now;
-* ``best_keep`` (keep-set label, ``–`` = throw all four), ``best_discard`` (cards
-  thrown), ``mus_ev_total`` ± ``mus_se_total``: expected net stones en paso after one
-  mus round with that keep-set, the others discarding by the strategy table (Monte
-  Carlo, ``trials`` deals per keep-set, common random numbers, seeded per hand and
-  seat); ``mus_gain`` ± ``mus_gain_se`` = ``mus_ev_total - ev_net_total`` (the cut
-  side is exact, so the SE is that of ``mus_ev_total``); ``advice`` = ``cut`` when
-  ``mus_gain <= 0`` else ``mus`` (the rule of :func:`musstats.analysis.discard.mus_advice`),
-  ``advice_close`` when ``|mus_gain| < 2 SE``;
-* ``p_ordago_<lance>``: P(our team wins the lance if an órdago there is seen), exact
-  as :func:`musstats.analysis.ordago.lance_probability` (grande, chica: p_team; pares, juego:
-  given the lance is contested; punto: given it is played; NaN when it can never be
-  bet); ``ordago_break_even_call`` = W(0, 0) and ``ordago_break_even_accept`` =
-  W(0, 1) from the game model (:func:`musstats.analysis.ordago.break_evens`) with our team as
-  mano's team when the seat is mano or third.  In that model the break-even depends on
-  the score and on who is mano, not on the lance, so it is one number per row, to be
-  compared with each ``p_ordago_<lance>``; ``ordago_call`` lists the lances where
-  ``p_ordago >= ordago_break_even_call``.
+* ``p_team_<lance>``, ``p_self_<lance>``, ``ev_net_<lance>``: exact (as ``musstats odds``),
+  and ``ev_net_total`` = their sum: the expected net stones en paso if the mus is cut now,
+  over every deal;
+* the mus advice, exactly as ``musstats mus HAND --seat SEAT --seed SEED --trials TRIALS``
+  computes it (the same deals): on the deals in which the other three ask for mus
+  (``p_others_ask`` of them), ``mus_cut_ev`` = cutting, ``mus_ev_total`` ± ``mus_se_total``
+  = one mus round keeping ``best_keep`` (``–`` = throw all four; ``best_discard`` cards
+  thrown), the others discarding by the strategy table; ``mus_gain`` ± ``mus_gain_se`` =
+  their difference (common random numbers); ``advice`` = ``cut`` when ``mus_gain <= 0``
+  else ``mus``, ``advice_close`` when ``|mus_gain| < 2 SE``;
+* ``ev_bet_<lance>`` and ``ev_bet_total``: the expected net stones of the hand under
+  equilibrium betting of every lance (the shipped strategies, hands as dealt; Monte Carlo
+  over 1,000,000 deals, :func:`musstats.analysis.betting.ev_table`), beside the en-paso
+  ``ev_net_<lance>``; NaN for rules without shipped strategies (anything but plain 8 reyes);
+* ``p_ordago_<lance>``: P(our team wins the lance if an órdago there is seen), exact as
+  ``musstats ordago`` (grande, chica: p_team; pares, juego: given the lance is contested;
+  punto: given it is played) -- only for the lances this hand can bet in (pares and juego
+  when it holds them, punto when it holds no juego; NaN otherwise);
+  ``ordago_break_even_call`` = W(0, 0) and ``ordago_break_even_accept`` = W(0, 1) from the
+  game model, with our team as mano's team when the seat is mano or third;
+  ``ordago_call`` lists the lances where ``p_ordago >= ordago_break_even_call`` (at most
+  one of juego and punto).
 
-The work is split by hand (one exact call covers all four seats).  It runs locally,
-or on a Dask cluster through a ``runner`` (:func:`musstats.engines.distributed.dask_table_runner`);
-results are identical because every random stream is seeded by (seed, seat, hand).
+The work is split by hand (one exact call covers all four seats).  It runs locally, or on
+a Dask cluster through a runner (:func:`musstats.engines.distributed.dask_runner`); results
+are identical because every random stream is seeded by (seed, seat, hand).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.tables.hands import LANCES, hand_tables
-from musstats.rules.seats import SEATS, parse_seat
+from musstats.engines.run import Progress
+from musstats.rules import checks
+from musstats.rules.labels import LANCES, SEATS
+from musstats.rules.seats import FOUR
 from musstats.rules.variant import Variant, make_variant
+from musstats.tables.hands import hand_tables
 
-#: deals per keep-set in the discard evaluation (~50 ms per hand and seat)
+__all__ = ["COLUMNS", "DEFAULT_TRIALS", "DEFAULT_SEED", "TableJob", "TableResult", "strategy_table",
+           "parse_hands", "parse_seats", "hand_rows", "make_job", "seat_summary", "odds_grid", "bet_grid",
+           "BETTING_RULES"]
+
+#: deals per keep-set in the mus evaluation (~50 ms per hand and seat)
 DEFAULT_TRIALS = 20_000
 #: default seed: tables are reproducible unless asked otherwise
 DEFAULT_SEED = 2026
@@ -58,11 +67,14 @@ CLOSE_SE = 2.0
 COLUMNS = (
     ["hand", "hand_index", "seat", "deal_freq"]
     + [f"{st}_{lance}" for lance in LANCES for st in ("p_team", "p_self", "ev_net")]
-    + ["ev_net_total", "best_keep", "best_discard", "mus_ev_total", "mus_se_total", "mus_gain",
-       "mus_gain_se", "advice", "advice_close"]
+    + ["ev_net_total", "p_others_ask", "mus_cut_ev", "best_keep", "best_discard", "mus_ev_total", "mus_se_total",
+       "mus_gain", "mus_gain_se", "advice", "advice_close"]
     + [f"p_ordago_{lance}" for lance in LANCES]
     + ["ordago_break_even_call", "ordago_break_even_accept", "ordago_call"]
+    + [f"ev_bet_{lance}" for lance in LANCES] + ["ev_bet_total"]
 )
+#: the rules of the shipped betting strategies (the ``ev_bet_*`` columns need them)
+BETTING_RULES = Variant()
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +91,25 @@ class TableJob:
     model_info: dict | None = None  # the game model's description (metadata only)
 
 
+@dataclass
+class TableResult:
+    """The strategy table: a DataFrame (``COLUMNS``) and the run's metadata."""
+
+    frame: Any
+    partial: bool = False
+
+    def to_frame(self):
+        """One row per hand and seat; metadata in ``attrs``."""
+        return self.frame
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"meta": ..., "columns": [...], "rows": [...]}``, as ``--out FILE.json`` writes it."""
+        from musstats.base.jsonable import frame_records, jsonable
+
+        return {"meta": jsonable(dict(self.frame.attrs)), "columns": [str(c) for c in self.frame.columns],
+                "rows": frame_records(self.frame)}
+
+
 def parse_hands(spec: str | int | Sequence | None, variant: Variant) -> list[int]:
     """Hand indices from ``--hands``: None (all), a count N (the first N hands, strongest
     at grande first), a comma-separated list of hands such as ``RR3A,R C S A``, or (from
@@ -92,7 +123,7 @@ def parse_hands(spec: str | int | Sequence | None, variant: Variant) -> list[int
     if isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
         spec = str(int(spec))
     if not isinstance(spec, str):
-        items = list(spec)
+        items = list(spec)  # type: ignore[arg-type]
         if items and all(isinstance(h, (int, np.integer)) and not isinstance(h, bool) for h in items):
             bad = [int(h) for h in items if not 0 <= h < n]
             if bad:
@@ -100,7 +131,7 @@ def parse_hands(spec: str | int | Sequence | None, variant: Variant) -> list[int
             return list(dict.fromkeys(int(h) for h in items))
         spec = ",".join(" ".join(map(str, h)) if not isinstance(h, str) else h for h in items)
     s = spec.strip()
-    if re.fullmatch(r"\d+", s):
+    if re.fullmatch(r"\d+", s) and len(s) <= len(str(n)):  # a count; longer digit runs are hands (4567)
         k = int(s)
         if not 1 <= k <= n:
             raise MusError(f"{accepted}; got {k}")
@@ -124,41 +155,56 @@ def parse_hands(spec: str | int | Sequence | None, variant: Variant) -> list[int
 
 
 def parse_seats(seat: str | int | Iterable | None) -> tuple[int, ...]:
-    """``all`` (or None) → the four seats; otherwise one seat name/number."""
+    """``all`` (or None) → the four seats; otherwise one seat name/number (or several)."""
     if seat is None or (isinstance(seat, str) and seat.strip().lower() == "all"):
         return (0, 1, 2, 3)
     if isinstance(seat, (list, tuple)):
-        return tuple(sorted({parse_seat(s) for s in seat}))
+        return tuple(sorted(set(checks.no_repeats([FOUR.parse(s) for s in seat], "the seat"))))
     try:
-        return (parse_seat(seat),)
+        return (FOUR.parse(seat),)  # type: ignore[arg-type]
     except MusError:
         raise MusError(f"unknown seat {seat!r}; accepted: all, mano, second, third, postre "
                        "(or 1-4, segundo, tercero)") from None
 
 
+def _bettable(lance: str, t, h: int) -> bool:
+    """Can the hand itself bet in the lance? (pares and juego: when it holds them; punto: when
+    it holds no juego, or punto is never played)."""
+    from musstats.tables.hands import JUEGO, PARES
+
+    if lance == "pares":
+        return bool(t.key[PARES, h] > 0)
+    if lance == "juego":
+        return bool(t.key[JUEGO, h] > 0)
+    if lance == "punto":
+        return bool(t.key[JUEGO, h] == 0)
+    return True
+
+
 def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
     """The rows of hand index ``h``, one per seat of ``job.seats``."""
-    from musstats.engines.musphase import evaluate_keeps
-    from musstats.rules.conditions import redeal_allowed, redeal_hand
+    from musstats._kernels.mus import NO_MUS
+    from musstats.analysis.discard import advice_from, keep_set_options
     from musstats.engines.exact import ALL_STATS
     from musstats.engines.jokers import showdown_counts
-    from musstats.tables.policies import keep_options
-    from musstats.analysis.discard_table import hand_cards
+    from musstats.engines.musphase import evaluate_keeps
+    from musstats.tables.context import make_context, redeal_hand
+    from musstats.tables.hands import hand_cards
 
     v = job.variant
     t = hand_tables(v)
-    cards = hand_cards(h, v)
     if h == redeal_hand(v) >= 0:
         return []  # shown and replaced before the mus: never played
-    allowed = redeal_allowed(v, h, None)
+    ctx0 = make_context(v, hand_cards(h, v), "mano")
     # exact for the plain game; Monte Carlo (fixed seed) when jokers must be fixed per deal
-    counts, totals = showdown_counts(cards, v, seats=job.seats, allowed=allowed, seed=job.seed)
+    counts, totals = showdown_counts(ctx0, seats=job.seats, seed=job.seed)
     i_team, i_self, i_played, i_cont, i_ev, i_tc = (ALL_STATS.index(s) for s in (
         "p_team", "p_self", "p_played", "p_contested", "ev_net", "p_team_contested"))
-    opts = keep_options(h, v)
-    masks = [m for m, _, _ in opts]
+    opts = keep_set_options(ctx0)
+    masks = [m for m, _, _ in opts] + [NO_MUS]
     rows = []
     for s in job.seats:
+        ctx = replace(ctx0, seat=s)
         c = counts[s].astype(np.float64)
         tot = float(totals[s])
         row: dict[str, Any] = {"hand": t.labels[h], "hand_index": int(h), "seat": SEATS[s],
@@ -167,28 +213,31 @@ def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
             row[f"p_team_{lance}"] = c[li, i_team] / tot
             row[f"p_self_{lance}"] = c[li, i_self] / tot
             row[f"ev_net_{lance}"] = c[li, i_ev] / tot
-        cut = float(c[:, i_ev].sum() / tot)
-        row["ev_net_total"] = cut
-        ev = evaluate_keeps(cards, s, masks, v, job.policy, trials=job.trials, seed=job.seed,
-                            spawn_key=(s, h))
-        best = int(np.argmax(ev.total))
-        se = float(ev.total_se()[best])
-        gain = float(ev.total[best]) - cut
+        row["ev_net_total"] = float(c[:, i_ev].sum() / tot)
+        # exactly the computation of `musstats mus` (same seed, same deals)
+        ev = evaluate_keeps(ctx, masks, job.policy, trials=job.trials, seed=job.seed, spawn_key=(s, h),
+                            others_ask=not v.mus_visto)
+        adv = advice_from(ctx, ev, opts, None, job.policy_name, 1)
+        best = [o[2] for o in opts].index(adv.keep)
         row.update({
-            "best_keep": opts[best][2], "best_discard": 4 - len(opts[best][1]),
-            "mus_ev_total": float(ev.total[best]), "mus_se_total": se,
-            "mus_gain": gain, "mus_gain_se": se,
-            "advice": "cut" if gain <= 0 else "mus", "advice_close": bool(abs(gain) < CLOSE_SE * se),
+            "p_others_ask": adv.p_others_ask, "mus_cut_ev": float(adv.cut_ev.sum()),
+            "best_keep": adv.keep, "best_discard": 4 - len(opts[best][1]),
+            "mus_ev_total": float(adv.mus_ev.sum()), "mus_se_total": adv.mus_total_se,
+            "mus_gain": adv.diff, "mus_gain_se": adv.diff_se,
+            "advice": "cut" if adv.diff <= 0 else "mus", "advice_close": bool(abs(adv.diff) < CLOSE_SE * adv.diff_se),
         })
         calls = []
         call_be, accept_be = job.break_even[s % 2]
         for li, lance in enumerate(LANCES):
-            if lance in ("grande", "chica"):
-                p = c[li, i_team] / tot
-            elif lance in ("pares", "juego"):
-                p = c[li, i_tc] / c[li, i_cont] if c[li, i_cont] > 0 else float("nan")
-            else:
-                p = c[li, i_team] / c[li, i_played] if c[li, i_played] > 0 else float("nan")
+            p = float("nan")
+            # with ten kings a hand's pares depend on its jokers' identities: every lance counts
+            if v.ten_kings or _bettable(lance, t, h):
+                if lance in ("grande", "chica"):
+                    p = c[li, i_team] / tot
+                elif lance in ("pares", "juego"):
+                    p = c[li, i_tc] / c[li, i_cont] if c[li, i_cont] > 0 else float("nan")
+                else:
+                    p = c[li, i_team] / c[li, i_played] if c[li, i_played] > 0 else float("nan")
             row[f"p_ordago_{lance}"] = float(p)
             if p >= call_be:
                 calls.append(lance)
@@ -199,19 +248,9 @@ def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
     return rows
 
 
-def local_runner(func: Callable, items: Sequence, job: Any,
-                 progress: Callable[[int], None] | None = None) -> list:
-    """Run ``func(item, job)`` for every item here, in order (the default runner)."""
-    out = []
-    for it in items:
-        out.append(func(it, job))
-        if progress:
-            progress(1)
-    return out
-
-
 def make_job(variant: Variant, seats: Iterable[int] = (0, 1, 2, 3), *, trials: int = DEFAULT_TRIALS,
-             seed: int = DEFAULT_SEED, model=None, policy: str = "table") -> TableJob:
+             seed: int = DEFAULT_SEED, model=None, policy: str = "table",
+             progress: Progress | None = None) -> TableJob:
     """The job description: policy of the others, break-evens at 0-0 from the game model."""
     from musstats.analysis.ordago import break_evens
     from musstats.tables.policies import get_policy
@@ -219,7 +258,7 @@ def make_job(variant: Variant, seats: Iterable[int] = (0, 1, 2, 3), *, trials: i
     if model is None:
         from musstats.analysis.game import game_model
 
-        model = game_model(variant)
+        model = game_model(variant, progress=progress)
     pol, pol_name = get_policy(policy, variant)
     be = []
     for mano in ("us", "them"):
@@ -229,79 +268,113 @@ def make_job(variant: Variant, seats: Iterable[int] = (0, 1, 2, 3), *, trials: i
                     (be[0], be[1]), model.describe())
 
 
-def _check_int(x, what: str, lo: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < lo:
-        raise MusError(f"{what} must be a whole number >= {lo}, got {x!r}")
-    return int(x)
-
-
 def strategy_table(
     variant: str | Variant = "8-reyes",
-    juego_real: str = "off",
     *,
+    juego_real: str = "off",
+    target: int | None = None,
+    redeal_4567: bool = False,
+    mus_visto: bool = False,
     seats: str | int | Iterable | None = "all",
     hands: str | int | Sequence | None = None,
-    trials: int = DEFAULT_TRIALS,
-    seed: int = DEFAULT_SEED,
+    trials: int | None = None,
+    seed: int | None = None,
     model=None,
     runner: Callable | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_start: Callable[[int], None] | None = None,
-):
-    """The strategy table as a DataFrame (columns ``COLUMNS``), one row per hand × seat.
+    progress: Progress | None = None,
+    model_progress: Progress | None = None,
+    betting: bool = True,
+) -> TableResult:
+    """The strategy table, one row per hand × seat (columns ``COLUMNS``).
 
-    ``hands``: see :func:`parse_hands`; ``seats``: ``"all"`` or one seat.  ``model``: a
-    :class:`~musstats.analysis.game.GameModel` for the órdago break-evens (default: the cached
-    default model).  ``runner(func, items, job, progress)``: where to run the per-hand
-    work (default :func:`local_runner`; see :func:`musstats.engines.distributed.dask_table_runner`).
-    ``on_start(n)`` is called with the number of hands before the work starts, and
-    ``progress(k)`` after each k hands.  Run metadata and timing in ``df.attrs``.
+    ``hands``: see :func:`parse_hands`; ``seats``: ``"all"`` or one seat.  ``trials``
+    (default 20,000) and ``seed`` (default 2026) of the mus evaluation.  ``model``: a
+    :class:`~musstats.analysis.game.GameModel` for the órdago break-evens (default: the
+    cached model of these rules).  ``runner(func, items, job, progress)``: where to run the
+    per-hand work (default here; see :func:`musstats.engines.distributed.dask_runner`).
+    ``progress(done, total)`` after each hand, ``model_progress`` while the game model is
+    simulated (when it is not cached yet).  Ctrl-C between hands returns the rows done,
+    marked partial.
     """
     import pandas as pd
 
-    v = make_variant(variant, juego_real)
-    trials = _check_int(trials, "--trials", 1)
-    seed = _check_int(seed, "--seed", 0)
+    from musstats.engines.run import Interrupt
+
+    v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
+    trials = checks.trials(trials, DEFAULT_TRIALS, checks.MAX_KEEP_TRIALS)
+    seed = DEFAULT_SEED if seed is None else checks.seed(seed)
     seat_ids = parse_seats(seats)
     hand_ids = parse_hands(hands, v)
     t0 = time.perf_counter()
-    job = make_job(v, seat_ids, trials=trials, seed=seed, model=model)
+    job = make_job(v, seat_ids, trials=trials, seed=seed, model=model, progress=model_progress)
     t1 = time.perf_counter()
-    if on_start:
-        on_start(len(hand_ids))
-    run = runner or local_runner
-    parts = run(hand_rows, hand_ids, job, progress)
+    partial = False
+    if runner is None:
+        parts = []
+        with Interrupt() as ctrl_c:
+            for i, h in enumerate(hand_ids):
+                if ctrl_c.hit:
+                    partial = True
+                    break
+                parts.append(hand_rows(h, job))
+                if progress:
+                    progress(i + 1, len(hand_ids))
+        if partial and not parts:
+            raise KeyboardInterrupt
+        name = "local"
+    else:
+        parts = runner(hand_rows, hand_ids, job, progress)
+        name = getattr(runner, "name", "custom")
     rows = [r for part in parts for r in part]
     df = pd.DataFrame(rows, columns=COLUMNS)
-    seconds = time.perf_counter() - t0
+    betting_note = _betting_columns(df, v, betting)
     df.attrs.update({
-        "rules": v.describe(), "variant": v.name, "hands": len(hand_ids), "seats": [SEATS[s] for s in seat_ids],
-        "odds": "exact", "discard": {"method": "mc", "trials_per_keep_set": trials, "seed": seed,
-                                     "others_discard_by": job.policy_name, "rounds": 1},
+        "variant": v.name, "rules": v.describe(), "hands": len(parts), "seats": [SEATS[s] for s in seat_ids],
+        "partial": partial,
+        "odds": "exact" if not v.ten_kings else "Monte Carlo (400,000 deals per seat, fixed seed)",
+        "mus": {"method": "mc", "trials_per_keep_set": trials, "seed": seed, "others_discard_by": job.policy_name,
+                "rounds": 1, "given": "the other three ask for mus" if not v.mus_visto else "every deal"},
         "game_model": job.model_info,
-        "runner": getattr(run, "name", "local"),
-        "seconds": round(seconds, 2), "seconds_game_model": round(t1 - t0, 2),
+        "betting": betting_note,
+        "runner": name,
+        "seconds": round(time.perf_counter() - t0, 2), "seconds_game_model": round(t1 - t0, 2),
     })
-    return df
+    return TableResult(df, partial)
 
 
-# --------------------------------------------------------------------------- terminal summary
+def _betting_columns(df, v: Variant, betting: bool) -> str:
+    """Fill the ``ev_bet_*`` columns (in place); what they hold, in words."""
+    if not betting:
+        return "not computed (betting=False)"
+    if v.cache_key(target=False) != BETTING_RULES.cache_key(target=False) or df.empty:
+        return f"no shipped betting strategies for {v.name} with these switches: ev_bet_* columns are NaN"
+    from musstats.analysis.betting import ev_table
 
-LANCE_ES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
-SEAT_ES = {"mano": "Mano", "second": "Segundo", "third": "Tercero", "postre": "Postre"}
+    ev = ev_table(deal="as-dealt", info="private", variant=v)
+    piv = ev.pivot_table(index=["hand_index", "seat"], columns="lance", values="ev_eq")
+    keys = list(zip(df["hand_index"], df["seat"]))
+    for lance in LANCES:
+        col = piv[lance] if lance in piv.columns else None
+        df[f"ev_bet_{lance}"] = [float(col.get(k, float("nan"))) if col is not None else float("nan") for k in keys]
+    df["ev_bet_total"] = df[[f"ev_bet_{lance}" for lance in LANCES]].fillna(0.0).sum(axis=1)
+    return (f"equilibrium betting of the shipped strategies (hands as dealt, private information), Monte Carlo "
+            f"over {ev.attrs.get('deals', 0):,} deals")
 
 
 def seat_summary(df) -> list[dict[str, Any]]:
     """Per seat: hands, the share of the table's deals (weighted by ``deal_freq``) where
     cutting is advised, the deal-weighted mean EV of always cutting and of following the
-    advice (the better of cut and mus), and ``deal_share``, the deals the rows cover."""
+    advice, and ``deal_share``, the deals the rows cover."""
     out = []
     for seat in [s for s in SEATS if s in set(df["seat"])]:
         d = df[df["seat"] == seat]
         w = d["deal_freq"].to_numpy()
         wsum = w.sum()
         cut = (d["advice"] == "cut").to_numpy()
-        best = np.maximum(d["ev_net_total"].to_numpy(), d["mus_ev_total"].to_numpy())
+        # following the advice: the mus gain is added where the advice is to ask for mus
+        # (given the others ask; it changes nothing elsewhere)
+        gain = np.where(cut, 0.0, d["mus_gain"].to_numpy() * d["p_others_ask"].to_numpy())
+        best = d["ev_net_total"].to_numpy() + gain
         out.append({
             "seat": seat, "hands": int(len(d)), "hands_cut": int(cut.sum()),
             "share_cut": float(w[cut].sum() / wsum) if wsum > 0 else float("nan"),
@@ -312,70 +385,67 @@ def seat_summary(df) -> list[dict[str, Any]]:
     return out
 
 
-def _advice_cell(r) -> str:
-    if r["advice"] == "cut":
-        txt = "cut"
-    else:
-        txt = f"mus, keep {r['best_keep']}"
-    return txt + (" ?" if r["advice_close"] else "")
+def odds_grid(variant: str | Variant = "8-reyes", *, juego_real: str = "off", hands=None,
+              progress: Progress | None = None):
+    """Exact P(team), P(self) and EV of every lance for every hand and seat: a DataFrame with
+    the odds columns of the strategy table (for the heatmaps)."""
+    import pandas as pd
+
+    from musstats.engines.exact import ALL_STATS
+    from musstats.engines.jokers import showdown_counts
+    from musstats.engines.run import Interrupt
+    from musstats.tables.context import make_context, redeal_hand
+    from musstats.tables.hands import hand_cards
+
+    v = make_variant(variant, juego_real)
+    t = hand_tables(v)
+    ids = [h for h in parse_hands(hands, v) if h != redeal_hand(v)]
+    rows = []
+    with Interrupt() as ctrl_c:
+        for i, h in enumerate(ids):
+            if ctrl_c.hit:
+                raise KeyboardInterrupt
+            counts, totals = showdown_counts(make_context(v, hand_cards(h, v), "mano"), seats=range(4))
+            for s in range(4):
+                r: dict[str, Any] = {"hand": t.labels[h], "hand_index": h, "seat": SEATS[s],
+                                     "deal_freq": float(t.deal_weight[h]) / TOTAL_DEALS}
+                for li, lance in enumerate(LANCES):
+                    for st in ("p_team", "p_self", "ev_net"):
+                        r[f"{st}_{lance}"] = float(counts[s, li, ALL_STATS.index(st)] / totals[s])
+                rows.append(r)
+            if progress:
+                progress(i + 1, len(ids))
+    df = pd.DataFrame(rows)
+    df.attrs.update({"variant": v.name, "rules": v.describe(), "odds": "exact"})
+    return df
 
 
-def render_summary(df, width: int = 130) -> str:
-    """A readable terminal summary of a strategy table (rich, no colour)."""
-    import io
+def bet_grid(lance: str, *, deal: str = "as-dealt", info: str = "private", variant: str | Variant = "8-reyes"):
+    """P(bet) and P(órdago) of every hand at every seat's first decision of ``lance`` (everybody
+    before him passed; pares and juego: every seat declared the lance), from the equilibrium
+    strategy: a DataFrame (hand, hand_index, seat, p_bet, p_ordago) for the betting heatmap."""
+    import pandas as pd
 
-    from rich.console import Console
-    from rich.table import Table
+    from musstats.analysis.betting import strategy_frame
 
-    seats = [s for s in SEATS if s in set(df["seat"])]
-    a = df.attrs
-    disc = a.get("discard", {})
-    title = f"Strategy table · {a.get('variant', '')} · {a.get('hands', '?')} hands"
-    rules = a.get("rules", {})
-    if rules.get("juego_real", "off") != "off":
-        title += f" · juego real {rules['juego_real']}"
-    caption = (f"EV = exact net stones en paso if the mus is cut now; mus = one mus round keeping the best "
-               f"keep-set, the others discarding by {disc.get('others_discard_by', '?')} "
-               f"({disc.get('trials_per_keep_set', 0):,} deals per keep-set, seed {disc.get('seed', '?')}); "
-               f"? = within 2 SE")
-    table = Table(title=title, caption=caption)
-    table.add_column("Hand", no_wrap=True)
-    table.add_column("Dealt", justify="right", no_wrap=True)
-    if len(seats) == 1:
-        for lance in LANCES:
-            table.add_column(LANCE_ES[lance], justify="right")
-        for c in ("EV cut", "Best keep", "Mus − cut", "Advice", "Órdago at 0-0"):
-            table.add_column(c, justify="right" if c in ("EV cut", "Mus − cut") else "left",
-                             no_wrap=c != "Órdago at 0-0")
-        for _, r in df.iterrows():
-            table.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %",
-                          *[f"{100 * r[f'p_team_{lance}']:.1f} %" for lance in LANCES],
-                          f"{r['ev_net_total']:+.3f}", r["best_keep"],
-                          f"{r['mus_gain']:+.3f} ± {r['mus_gain_se']:.3f}",
-                          r["advice"] + (" ?" if r["advice_close"] else ""), r["ordago_call"])
-    else:
-        for s in seats:
-            table.add_column(f"{SEAT_ES[s]}: EV cut · advice")
-        piv = {s: df[df["seat"] == s].set_index("hand_index") for s in seats}
-        first = piv[seats[0]]
-        for h, r in first.iterrows():
-            cells = []
-            for s in seats:
-                rs = piv[s].loc[h]
-                cells.append(f"{rs['ev_net_total']:+.2f} · {_advice_cell(rs)}")
-            table.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %", *cells)
-    buf = io.StringIO()
-    Console(file=buf, width=width, force_terminal=False, color_system=None).print(table)
-    lines = []
-    for s in seat_summary(df):
-        lines.append(f"{s['seat']}: cut with {s['hands_cut']} of {s['hands']} hands "
-                     f"({100 * s['share_cut']:.1f} % of these deals); mean EV cutting "
-                     f"always {s['mean_ev_cut']:+.3f}, following the advice {s['mean_ev_best']:+.3f} stones.")
-    be = df[["seat", "ordago_break_even_call", "ordago_break_even_accept"]].drop_duplicates("seat")
-    for _, r in be.iterrows():
-        lines.append(f"órdago at 0-0, {r['seat']}: call when P(win the lance) ≥ "
-                     f"{100 * r['ordago_break_even_call']:.1f} %, accept when > "
-                     f"{100 * r['ordago_break_even_accept']:.1f} % (P(win the game) from the game model).")
-    lines.append(f"{len(df)} rows in {a.get('seconds', 0):.1f} s ({a.get('runner', 'local')}); "
-                 "--out FILE.csv|.parquet|.md|.json writes every column.")
-    return buf.getvalue() + "\n".join(lines) + "\n"
+    lance = checks.lance(lance)
+    v = make_variant(variant)
+    sf = strategy_frame(lance, info=info, deal=deal, variant=v)
+    if lance in ("pares", "juego"):
+        from musstats.engines.betting.tree import ALL_SEATS, pattern_text
+
+        sf = sf[sf["pattern"].astype(str) == pattern_text(ALL_SEATS)]
+    rows = []
+    for q, seat in enumerate(SEATS):
+        first = ",".join(["paso"] * q)
+        d = sf[(sf["seat"].astype(str) == seat) & (sf["history"].astype(str) == first)]
+        if d.empty:
+            continue
+        piv = d.pivot_table(index=["hand_index", "hand"], columns="action", values="p", observed=True)
+        for (h, label), r in piv.iterrows():
+            rows.append({"hand": label, "hand_index": int(h), "seat": seat,
+                         "p_bet": float(1.0 - r.get("paso", 0.0)), "p_ordago": float(r.get("órdago", 0.0))})
+    df = pd.DataFrame(rows)
+    df.attrs.update({"variant": v.name, "rules": v.describe(), "lance": lance, "deal": deal, "info": info,
+                     "what": "first decision of each seat, everybody before him passed"})
+    return df

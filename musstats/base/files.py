@@ -1,30 +1,22 @@
-"""Writing result files: atomically, with the format chosen by the file extension.
+"""Writing files atomically, and checking an output path before a long computation.
 
-Every file musstats writes for the table, plot and report commands goes through
-:func:`atomic_write`: the content is written to a temporary file in the same
-directory, which then replaces the target with ``os.replace`` (atomic on POSIX and
-Windows).  An exception or Ctrl-C while writing leaves the previous file untouched
-and removes the temporary file.
-
-Tables (:func:`write_frame`) are written by extension: ``.csv``, ``.parquet``,
-``.md`` (a Markdown pipe table) and ``.json`` (``{"meta": ..., "columns": [...],
-"rows": [{...}, ...]}``, NaN as null).
+Every file musstats writes goes through :func:`atomic_write`: the content is written to a
+temporary file in the same directory, which then replaces the target with ``os.replace``
+(atomic on POSIX and Windows).  An exception or Ctrl-C while writing leaves the previous
+file untouched and removes the temporary file.  :func:`check_output` refuses an output
+whose folder does not exist: musstats never creates folders for an ``--out``.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+__all__ = ["atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output"]
+
 from musstats.base.errors import MusError
-
-TABLE_EXTS = (".csv", ".parquet", ".md", ".json")
-IMAGE_EXTS = (".png", ".svg", ".pdf")
-
 
 def _tmp_name(path: Path) -> Path:
     # hidden, unique, beside the target so that os.replace never crosses a file system
@@ -84,117 +76,3 @@ def check_output(path: str | os.PathLike, exts: Iterable[str], what: str = "outp
     if not os.access(d, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise MusError(f"cannot write {str(p)!r}: permission denied")
     return p
-
-
-# --------------------------------------------------------------------------- tables
-
-def _json_value(x: Any) -> Any:
-    import numpy as np
-
-    if isinstance(x, (np.bool_, bool)):
-        return bool(x)
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, (float, np.floating)):
-        x = float(x)
-        return None if math.isnan(x) else x
-    if x is None:
-        return None
-    try:
-        import pandas as pd
-
-        if pd.isna(x):
-            return None
-    except (TypeError, ValueError):
-        pass
-    return x
-
-
-def frame_to_json(df, meta: dict | None = None) -> str:
-    """The JSON document of a table: ``{"meta", "columns", "rows"}`` (NaN as null)."""
-    rows = [{c: _json_value(v) for c, v in zip(df.columns, rec)} for rec in df.itertuples(index=False)]
-    doc = {"meta": meta if meta is not None else dict(df.attrs), "columns": list(map(str, df.columns)),
-           "rows": rows}
-    return json.dumps(doc, ensure_ascii=False, indent=1, default=str) + "\n"
-
-
-def _md_cell(x: Any, digits: int) -> str:
-    import numpy as np
-
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    if isinstance(x, (float, np.floating)):
-        return "–" if math.isnan(x) else f"{float(x):.{digits}f}"
-    if x is None:
-        return "–"
-    return str(x).replace("|", "\\|").replace("\n", " ")
-
-
-def frame_to_markdown(df, digits: int = 4, align: dict[str, str] | None = None) -> str:
-    """A GitHub Markdown pipe table of ``df`` (no index); numbers right-aligned."""
-    from pandas.api.types import is_bool_dtype, is_numeric_dtype
-
-    cols = [str(c) for c in df.columns]
-    align = align or {}
-    marks = []
-    for c, dt in zip(cols, df.dtypes):
-        a = align.get(c, "right" if is_numeric_dtype(dt) and not is_bool_dtype(dt) else "left")
-        marks.append("---:" if a == "right" else (":---:" if a == "center" else "---"))
-    lines = ["| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |",
-             "|" + "|".join(marks) + "|"]
-    for rec in df.itertuples(index=False):
-        lines.append("| " + " | ".join(_md_cell(v, digits) for v in rec) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def write_frame(df, path: str | os.PathLike, meta: dict | None = None, title: str | None = None) -> Path:
-    """Write a DataFrame by extension (.csv .parquet .md .json), atomically.
-
-    MusError (one line) for an unknown extension or a file that cannot be written.
-    """
-    p = check_output(path, TABLE_EXTS, "table")
-    ext = p.suffix.lower()
-    meta = dict(df.attrs) if meta is None else meta
-    try:
-        if ext == ".csv":
-            return atomic_write(p, lambda tmp: df.to_csv(tmp, index=False, lineterminator="\n"))
-        if ext == ".parquet":
-            def write(tmp: str) -> None:
-                try:
-                    df.to_parquet(tmp, index=False)
-                except ImportError as e:
-                    raise MusError(f"writing Parquet needs pyarrow ({e}); use a .csv file") from None
-            return atomic_write(p, write)
-        if ext == ".json":
-            return atomic_write_text(p, frame_to_json(df, meta))
-        head = f"# {title}\n\n" if title else ""
-        if meta:
-            head += "".join(f"- **{k}**: {v}\n" for k, v in meta.items()) + "\n"
-        return atomic_write_text(p, head + frame_to_markdown(df))
-    except OSError as e:
-        raise MusError(f"cannot write {str(p)!r}: {e.strerror or e}") from None
-
-
-def read_frame(path: str | os.PathLike):
-    """Read a table written by :func:`write_frame` (.csv, .parquet or .json)."""
-    import pandas as pd
-
-    p = Path(path)
-    ext = p.suffix.lower()
-    if ext not in (".csv", ".parquet", ".json"):
-        raise MusError(f"cannot read {p.name!r} as a table; accepted: FILE.csv, FILE.parquet, FILE.json")
-    if not p.is_file():
-        raise MusError(f"no such table file: {str(p)!r}")
-    try:
-        if ext == ".csv":
-            return pd.read_csv(p, keep_default_na=False, na_values=[""])
-        if ext == ".parquet":
-            return pd.read_parquet(p)
-        doc = json.loads(p.read_text(encoding="utf-8"))
-        df = pd.DataFrame(doc["rows"], columns=doc["columns"])
-        df.attrs.update(doc.get("meta") or {})
-        return df
-    except (OSError, ValueError, KeyError) as e:
-        raise MusError(f"cannot read the table {str(p)!r}: {e}") from None

@@ -12,9 +12,11 @@ import click
 
 from musstats.base.errors import MusError
 
+__all__ = ["COMMANDS", "VARIADIC_OPTIONS", "cli", "main"]
+
 #: one module per command (musstats.cli.<name>, defining the click command <name>), in help order;
 #: they import only click and light modules at import time, so ``--help`` never imports numba
-COMMANDS = ("odds", "discard", "mus", "ordago", "table", "plot", "game")
+COMMANDS = ("odds", "discard", "mus", "ordago", "bet", "table", "plot", "game", "rules")
 #: Options that take several cards: ``--dead 7 7 R`` collects tokens up to the next option.
 VARIADIC_OPTIONS = ("--dead", "--keep")
 
@@ -43,7 +45,8 @@ def _fail(msg: str) -> None:
     sys.exit(2)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog="The rules musstats implements: musstats rules (musstats/docs/rules.md).")
 @click.version_option(package_name="musstats")
 def cli() -> None:
     """Odds engine for the Spanish card game Mus.
@@ -80,13 +83,23 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as e:
         _fail(e.format_message().replace("\n", " "))
     except click.exceptions.Abort:
-        click.echo("musstats: interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("musstats: interrupted", err=True)
-        sys.exit(130)
+        _interrupted()
     except BrokenPipeError:  # pragma: no cover
         sys.exit(0)
+    except BaseException as e:  # Ctrl-C, also when numba wrapped it in a SystemError
+        from musstats.engines.run import is_interrupt
+
+        if is_interrupt(e):
+            _interrupted()
+        raise
+
+
+def _interrupted() -> None:
+    """One line and exit status 130 (a command with a partial result printed it already)."""
+    try:
+        click.echo("musstats: interrupted", err=True)
+    finally:
+        sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

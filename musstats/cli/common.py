@@ -1,11 +1,67 @@
-"""Options shared by several commands."""
+"""Options and behaviour shared by every command: parse, call the API, render.
+
+* An option that takes one value may be given once: a repeat is an error (exit 2), never a
+  silent choice of the last one.  Options that collect values (``--declared``, ``--dead``,
+  ``--joker``, ``--signal``) merge their repeats, and the API rejects contradictions.
+* ``--quiet`` and ``--threads`` on every command that runs a kernel; a progress bar with an
+  ETA on stderr for runs longer than a second (on a terminal).
+* A partial result (Ctrl-C during a Monte Carlo run) is printed, marked partial, and the
+  exit status is 130.
+"""
 
 from __future__ import annotations
 
+import functools
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator, overload
+
 import click
 
+from musstats.base.errors import MusError
+from musstats.rules.labels import POLICY_HELP as _POLICIES
+
+__all__ = ["FORMATS", "SEAT_HELP", "POLICY_HELP", "RULES_EPILOG", "Command", "Group", "variant_options",
+           "target_option", "format_option", "run_options", "mc_options", "condition_options", "number",
+           "real", "progress_bar", "finish"]
+
 FORMATS = ("table", "json", "csv")
-SEAT_HELP = "mano|second|third|postre (or 1-4, segundo, tercero); 6 players: mano, 2-5, postre."
+SEAT_HELP = ("mano|second|third|postre (or 1-4, segundo, tercero); other tables: mano, second, third, fourth, "
+             "fifth, postre (or 1-6).")
+POLICY_HELP = "How the other players discard: " + "; ".join(f"{k} = {v}" for k, v in _POLICIES.items()) + "."
+RULES_EPILOG = "The rules musstats implements: musstats rules (musstats/docs/rules.md)."
+
+
+class Command(click.Command):
+    """A click command that refuses an option of one value given twice."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _refuse_repeats(self, args)
+        return super().parse_args(ctx, args)
+
+
+class Group(click.Group):
+    """A click group whose commands are :class:`Command`."""
+
+    command_class = Command
+
+
+def _refuse_repeats(cmd: click.Command, args: list[str]) -> None:
+    single = {}
+    for p in cmd.params:
+        if isinstance(p, click.Option) and not p.multiple and not p.is_flag and not p.count:
+            for o in p.opts + p.secondary_opts:
+                single[o] = p.opts[-1]
+    seen: dict[str, int] = {}
+    for a in args:
+        if a == "--":
+            break
+        name = a.split("=", 1)[0]
+        if name in single:
+            key = single[name]
+            seen[key] = seen.get(key, 0) + 1
+            if seen[key] > 1:
+                raise click.UsageError(f"{key} is given twice; give it once")
 
 
 def variant_options(f):
@@ -14,14 +70,13 @@ def variant_options(f):
     The command receives ``variant`` as a :class:`musstats.rules.variant.Variant` holding every
     switch (and ``juego_real`` as given).
     """
-    import functools
 
     @functools.wraps(f)
     def wrapper(*args, redeal_4567=False, mus_visto=False, **kwargs):
         from musstats.rules.variant import make_variant
 
         kwargs["variant"] = make_variant(kwargs["variant"], kwargs.get("juego_real", "off"),
-                                         redeal_4567=redeal_4567, mus_visto=mus_visto)
+                                         kwargs.pop("target", None), redeal_4567=redeal_4567, mus_visto=mus_visto)
         return f(*args, **kwargs)
 
     w = click.option("--mus-visto", is_flag=True,
@@ -37,28 +92,90 @@ def variant_options(f):
     return w
 
 
+def target_option(f):
+    """--target 40|30 (folded into the variant by :func:`variant_options`; put it above it)."""
+    return click.option("--target", type=click.Choice(["40", "30"]), default="40", show_default=True,
+                        callback=lambda ctx, p, v: int(v), help="Stones to win the game.")(f)
+
+
 def format_option(f):
     """--format table|json|csv."""
     return click.option("--format", "fmt", default="table", show_default=True,
                         type=click.Choice(FORMATS, case_sensitive=False), help="Output format.")(f)
 
 
-def mc_options(f):
-    """--trials, --target-se, --seed, --threads, --quiet."""
+def run_options(f):
+    """--threads and --quiet: every command that runs a kernel."""
     f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
-    f = click.option("--threads", type=int, default=None, help="Monte Carlo: worker threads.")(f)
-    f = click.option("--seed", type=int, default=None, help="Monte Carlo: seed (printed when not given).")(f)
-    f = click.option("--target-se", type=float, default=None,
-                     help="Monte Carlo: run until every standard error is below this.")(f)
-    f = click.option("--trials", type=int, default=None, help="Monte Carlo: number of deals.")(f)
+    f = click.option("--threads", type=str, default=None,
+                     help="numba threads for this run [default: all (NUMBA_NUM_THREADS)].")(f)
+    return f
+
+
+def mc_options(f):
+    """--trials, --target-se, --seed, then --threads and --quiet."""
+    f = run_options(f)
+    f = click.option("--seed", type=str, default=None, help="Monte Carlo: seed (printed when not given).")(f)
+    f = click.option("--target-se", type=str, default=None,
+                     help="Monte Carlo: run until every standard error is below this (0.0001..0.5).")(f)
+    f = click.option("--trials", type=str, default=None,
+                     help="Monte Carlo: number of deals [default: 1,000,000; at most 2,000,000,000].")(f)
     return f
 
 
 def condition_options(f):
-    """--declared and --signal."""
-    f = click.option("--signal", default=None,
+    """--declared and --signal (both may be repeated: declarations merge)."""
+    f = click.option("--signal", default=None, multiple=True,
                      help="Partner's seña: duples|medias|31|two-reyes|four-reyes|two-ases|four-ases|"
                           "three-reyes|three-ases|punto-30|bad.")(f)
-    f = click.option("--declared", default=None,
-                     help="Declarations, e.g. second:pares,postre:no-pares,third:juego.")(f)
+    f = click.option("--declared", default=None, multiple=True,
+                     help="Declarations, e.g. second:pares,postre:no-pares,third:juego (repeatable).")(f)
     return f
+
+
+@overload
+def number(text: str, what: str, lo: int | None = None, hi: int | None = None) -> int: ...
+
+
+@overload
+def number(text: None, what: str, lo: int | None = None, hi: int | None = None) -> None: ...
+
+
+def number(text: str | None, what: str, lo: int | None = None, hi: int | None = None) -> int | None:
+    """A whole-number option (given as text, so that huge or malformed values get a clear error)."""
+    if text is None:
+        return None
+    from musstats.rules import checks
+
+    return checks.whole(text, what, lo, hi)
+
+
+def real(text: str | None, what: str) -> float | None:
+    """A number option given as text."""
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise MusError(f"{what} must be a number, got {text!r}") from None
+
+
+@contextmanager
+def progress_bar(quiet: bool, label: str = "deals") -> Iterator[Any]:
+    """A progress callback drawing a bar on stderr (None when quiet or not on a terminal)."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from musstats.output.progress import ProgressBar
+
+    with ProgressBar(label) as bar:
+        yield bar
+
+
+def finish(text: str, partial: bool = False) -> None:
+    """Print a command's output; exit 130 when the result is partial (interrupted)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    if partial:
+        click.echo("musstats: interrupted; the result above is partial", err=True)
+        sys.exit(130)

@@ -4,93 +4,66 @@ from __future__ import annotations
 
 import click
 
-from musstats.cli.common import variant_options
+from musstats.cli.common import (RULES_EPILOG, Command, finish, number, progress_bar, run_options, target_option,
+                                 variant_options)
+
+__all__ = ["game"]
 
 
-@click.command()
-@click.option("--target", type=click.Choice(["40", "30"]), default="40", show_default=True,
-              help="Stones to win the game.")
+@click.command(cls=Command, epilog=RULES_EPILOG)
+@target_option
 @variant_options
 @click.option("--mano", default="avg", show_default=True,
               type=click.Choice(["us", "them", "avg"], case_sensitive=False),
               help="Whose team is mano in the next hand (avg: the mean of both).")
 @click.option("--out", "out", default=None, metavar="FILE",
-              help="Write the table (.csv, .parquet) or a heatmap (.png, .svg, .pdf).")
-@click.option("--deals", type=int, default=None,
-              help="Deals to simulate for the hand-outcome table [default: 4,000,000, cached].")
-@click.option("--seed", type=int, default=None, help="Seed of the simulation [default: 1].")
+              help="Write the table (.csv, .parquet, .md, .json) or a heatmap (.png, .svg, .pdf), atomically; "
+                   "the folder must exist.")
+@click.option("--deals", type=str, default=None,
+              help="Deals to simulate for the hand-outcome table [default: 4,000,000, cached; at most 200,000,000].")
+@click.option("--seed", type=str, default=None, help="Seed of the simulation [default: 1].")
+@click.option("--match", "match", default=None, type=click.Choice(["best-of-3", "first-to-3"], case_sensitive=False),
+              help="P(we win the match): best of three games, or the first pair to win three.")
+@click.option("--games", default="0-0", show_default=True, help="With --match: games won so far, ours first.")
+@click.option("--score", default="0-0", show_default=True, help="With --match: the score of the game in progress.")
+@run_options
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json"], case_sensitive=False), help="Summary format.")
-def game(target, variant, juego_real, mano, out, deals, seed, fmt) -> None:
+def game(variant, juego_real, mano, out, deals, seed, match, games, score, threads, quiet, fmt) -> None:
     """P(our team wins the game) from every score, with mano rotating every hand.
 
     Every hand is played en paso (no betting) after one mus round in which everyone
-    discards by the strategy table; the count runs in
-    lance order and the first team to reach the target wins at that moment.
+    discards by the strategy table; the count runs in lance order and the first team to
+    reach the target wins at that moment.
+
+    With --match: P(we win the match) from the games won and the score of the game in
+    progress (later games from 0-0, mano unknown).
 
     Example: musstats game --target 30 --out game30.png
     """
-    import json
+    from musstats.analysis.game import game_model
+    from musstats.engines.run import threads as run_threads
+    from musstats.output.render import render_game, to_json
+    from musstats.rules import checks
 
-    from musstats.base.errors import MusError
-    from musstats.analysis.game import DEFAULT_DEALS, DEFAULT_SEED, game_model
-    from musstats.rules.variant import make_variant
-
-    if deals is not None and deals < 1:
-        raise MusError(f"--deals must be a positive whole number, got {deals}")
-    if seed is not None and seed < 0:
-        raise MusError(f"--seed must be a whole number >= 0, got {seed}")
     if out:
-        from pathlib import Path
+        from musstats.output.files import IMAGE_EXTS, TABLE_EXTS
+        from musstats.base.files import check_output
 
-        from musstats.analysis.game import IMAGE_EXTS, TABLE_EXTS
+        check_output(out, TABLE_EXTS + IMAGE_EXTS, "output")
+    with progress_bar(quiet, "game model: deals") as bar, run_threads(checks.threads(number(threads, "--threads"))):
+        model = game_model(variant, deals=number(deals, "--deals"), seed=number(seed, "--seed"), progress=bar)
+    if match:
+        from musstats.analysis.game.match import match_probability
+        from musstats.output.render import render_match
 
-        if Path(out).suffix.lower() not in TABLE_EXTS + IMAGE_EXTS:
-            raise MusError(f"unknown output type {Path(out).name!r}; accepted: "
-                           f"{', '.join('FILE' + e for e in TABLE_EXTS + IMAGE_EXTS)}")
-    v = make_variant(variant, juego_real, int(target))
-    model = game_model(v, deals=DEFAULT_DEALS if deals is None else deals,
-                       seed=DEFAULT_SEED if seed is None else seed)
+        res = match_probability(model, match.lower(), games, score, mano.lower())
+        finish(to_json(res) if fmt.lower() == "json" else render_match(res))
+        return
     if out:
-        path = model.save(out, mano.lower())
+        from musstats.output.plots import save_game
+
+        path = save_game(model, out, mano.lower())
         click.echo(f"wrote {path}", err=True)
         return
-    summary = model.summary(mano.lower())
-    if fmt.lower() == "json":
-        click.echo(json.dumps(summary, ensure_ascii=False))
-        return
-    click.echo(_render(summary), nl=False)
-
-
-def _render(s: dict) -> str:
-    import io
-
-    from rich.console import Console
-    from rich.table import Table
-
-    mano = {"us": "us (nosotros)", "them": "them (ellos)", "avg": "average of both"}[s["mano"]]
-    rules = s["rules"]
-    title = f"P(win the game) · a {s['target']} · {rules['deck']}"
-    if rules["juego_real"] != "off":
-        title += f" · juego real {rules['juego_real']}"
-    title += f" · mano next hand: {mano}"
-    table = Table(title=title, caption="rows: our score · columns: their score")
-    table.add_column("us \\ them", justify="right")
-    for b in s["scores"]:
-        table.add_column(str(b), justify="right")
-    for a, row in zip(s["scores"], s["p_win"]):
-        table.add_row(str(a), *(f"{100 * x:.1f} %" for x in row))
-    h = s["hand"]
-    lines = [
-        f"From 0-0: {100 * s['p_win_from_0_0']['us_mano']:.2f} % when we are mano first, "
-        f"{100 * s['p_win_from_0_0']['them_mano']:.2f} % when they are.",
-        f"One hand en paso: mano's team {h['mean_stones_mano_team']:.3f} stones on average, "
-        f"the other team {h['mean_stones_other_team']:.3f}; mano's team takes grande "
-        f"{100 * h['p_mano_team_grande']:.1f} %, chica {100 * h['p_mano_team_chica']:.1f} %, "
-        f"pares {100 * h['p_mano_team_pares']:.1f} %, juego/punto {100 * h['p_mano_team_juego']:.1f} %.",
-        f"Model: {s['deals']:,} deals ({s['source']}, seed {s['seed']}), {s['outcomes']} distinct "
-        f"outcomes; no betting, every lance en paso.",
-    ]
-    buf = io.StringIO()
-    Console(file=buf, width=110, force_terminal=False, color_system=None).print(table)
-    return buf.getvalue() + "\n".join(lines) + "\n"
+    finish(to_json(model.to_dict(mano.lower())) if fmt.lower() == "json" else render_game(model.summary(mano.lower())))

@@ -1,77 +1,132 @@
-"""``musstats ordago``: call, accept or refuse an órdago at a given score."""
+"""``musstats ordago``: call, accept or refuse an órdago at a given score; ``--chart``: the
+push/fold chart of a lance at a score."""
 
 from __future__ import annotations
 
 import click
 
-from musstats.cli.common import condition_options, variant_options
+from musstats.cli.common import (RULES_EPILOG, Command, condition_options, finish, progress_bar, run_options,
+                                 target_option, variant_options)
 from musstats.rules.seats import ACCEPTED_SEATS
+
+__all__ = ["LANCE_HELP", "ordago"]
 
 LANCE_HELP = "grande|chica|pares|juego|punto"
 
 
-@click.command()
+@click.command(cls=Command, epilog=RULES_EPILOG)
 @click.argument("cards", nargs=-1)
-@click.option("--seat", default="mano", show_default=True, help=ACCEPTED_SEATS + ".")
+@click.option("--seat", default=None, help=ACCEPTED_SEATS + ". [default: mano]")
 @click.option("--lance", required=True, help=f"The lance of the órdago: {LANCE_HELP}.")
-@click.option("--score", required=True, help="The score before the hand, ours first: A-B, e.g. 12-30.")
+@click.option("--score", required=True, help="The score before the hand, ours first: A-B, e.g. 12-30 "
+                                             "(with --chart: mano's team first).")
 @condition_options
+@target_option
 @variant_options
-@click.option("--target", type=click.Choice(["40", "30"]), default="40", show_default=True,
-              help="Stones to win the game.")
+@click.option("--equilibrium/--no-equilibrium", default=True, show_default=True,
+              help="Also solve the lance's betting at the score with P(win the game) as the payoff (the "
+                   "equilibrium figures; cached on disk).")
+@click.option("--iterations", type=str, default=None,
+              help="Iterations of the equilibrium solve [default: 200].")
+@click.option("--chart", is_flag=True, help="Draw the push/fold chart of the lance at the score (every hand and "
+                                            "seat: call / accept frequency) to --out; no CARDS.")
+@click.option("--out", "out", type=str, default=None, help="With --chart: the image file (.png .svg .pdf).")
+@run_options
 @click.option("--format", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", "json"], case_sensitive=False), help="Output format.")
-def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, target, fmt) -> None:
+              type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
+def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equilibrium, iterations, chart, out,
+           threads, quiet, fmt) -> None:
     """Should we call an órdago at a lance, and accept or refuse one?
 
-    Compares P(our team wins the lance), exact, with P(we win the game) from the
-    score without it (en-paso game model, cached on disk).
+    Compares P(our team wins the lance), exact against random hands, with P(we win the
+    game) from the score without it (en-paso game model, cached on disk); and, against
+    equilibrium opponents, solves the lance's betting at the score with P(win the game)
+    as the payoff: P(they accept our órdago), P(we win the lance | they accept), P(we win
+    the game) if we call or pass, and against an órdago P(we win the lance | they called
+    it) from the callers' range.
 
     Example: musstats ordago R R R R --seat mano --lance grande --score 20-35
-    """
-    import json
 
+    Chart:   musstats ordago --chart --lance grande --score 0-35 --out chart.png
+    """
+    from musstats.base.errors import MusError
+    from musstats.cli.common import number
+    from musstats.output.render import ordago_csv, render_ordago_eq, to_json
+    from musstats.engines.run import threads as run_threads
+    from musstats.rules import checks
+
+    it = number(iterations, "--iterations", 1, checks.MAX_ITERATIONS)
+    if chart:
+        if cards:
+            raise MusError("--chart draws every hand: give no CARDS")
+        if seat is not None:
+            raise MusError("--chart draws every seat: give no --seat")
+        if signal:
+            raise MusError("--chart has no seña (--signal): the equilibrium is private information")
+        if not out:
+            raise MusError("--chart needs --out FILE (.png .svg .pdf)")
+        if not equilibrium:
+            raise MusError("--chart is the equilibrium's chart: drop --no-equilibrium")
+        _chart(lance, score, declared, variant, it, out, threads, quiet)
+        return
+    if out:
+        raise MusError("--out goes with --chart")
     from musstats.analysis.ordago import ordago as compute
 
-    res = compute(" ".join(cards), seat, lance, score, variant, juego_real, int(target),
-                  declared=declared, signal=signal)
-    if fmt.lower() == "json":
-        click.echo(json.dumps(res, ensure_ascii=False))
-        return
-    click.echo(_render(res), nl=False)
+    with run_threads(checks.threads(number(threads, "--threads"))):
+        with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
+            res = compute(" ".join(cards), seat or "mano", lance=lance, score=score, variant=variant,
+                          declared=declared or None, signal=signal or None, progress=bar, equilibrium=equilibrium,
+                          iterations=it, solve_progress=bar2)
+    f = fmt.lower()
+    finish(ordago_csv(res) if f == "csv" else to_json(res) if f == "json" else render_ordago_eq(res))
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f} %"
+def _chart(lance, score, declared, variant, iterations, out, threads, quiet) -> None:
+    from musstats.analysis.ordago import pushfold
+    from musstats.base.files import check_output
+    from musstats.cli.common import number
+    from musstats.output.files import IMAGE_EXTS
+    from musstats.engines.run import threads as run_threads
+    from musstats.output.plots import plot_pushfold_chart, save_figure
+    from musstats.rules import checks
+
+    check_output(out, IMAGE_EXTS, "image")  # before any long computation
+    with run_threads(checks.threads(number(threads, "--threads"))):
+        with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
+            df = pushfold(lance=lance, score=score, variant=variant, declared=declared or None,
+                          iterations=iterations, progress=bar, solve_progress=bar2)
+    p = save_figure(plot_pushfold_chart(df, variant), out)
+    nc = (df.attrs.get("nashconv") or {}).get("nashconv")
+    sc = df.attrs["score"]
+    finish(f"wrote {p}: push/fold chart of the órdago at {df.attrs['lance']}, {sc['us']}-{sc['them']} "
+           f"(mano's team first), {df.attrs['iterations']} iterations, NashConv "
+           f"{'–' if nc is None else f'{nc:.4f}'} P(win the game)\n")
 
 
-def _render(res: dict) -> str:
-    import io
+class _bars:
+    """Two progress bars in turn: the game model's, then the solve's (the first is closed
+    when the second starts: one live display at a time)."""
 
-    from rich.console import Console
-    from rich.table import Table
+    def __init__(self, quiet: bool, label: str) -> None:
+        self.quiet, self.label = quiet, label
 
-    sc = res["score"]
-    title = (f"Órdago a {res['lance']} · {' '.join(res['hand'])} · {res['seat']} · "
-             f"{sc['us']}-{sc['them']} a {sc['target']} · {res['variant']}")
-    if res["rules"]["juego_real"] != "off":
-        title += f" · juego real {res['rules']['juego_real']}"
-    for k, v in res["conditions"].items():
-        title += f" · {k} {v}"
-    gm = res["game_model"]
-    foot = (f"Lance: {res['p_lance_method']}, {res['p_lance_basis']}.  Game: en-paso model, {gm['deals']:,} deals "
-            f"({gm['source']}, seed {gm['seed']}), evaluated at the start of the hand.\n")
-    table = Table(title=title)
-    table.add_column("")
-    table.add_column("P", justify="right")
-    table.add_row(f"P(win {res['lance']}) if the órdago is seen", _pct(res["p_lance"]))
-    table.add_row("P(win the game) without it (break-even to call)", _pct(res["p_game"]))
-    table.add_row("  … if they refuse ours (+1 stone)", _pct(res["p_game_if_they_refuse"]))
-    table.add_row("  … if we refuse theirs (break-even to accept)", _pct(res["p_game_if_we_refuse"]))
-    buf = io.StringIO()
-    con = Console(file=buf, width=110, force_terminal=False, color_system=None)
-    con.print(table)
-    out = buf.getvalue() + foot + res["advice"] + "\n"
-    for n in res["notes"]:
-        out += f"note: {n}\n"
-    return out
+    def __enter__(self):
+        self._a = progress_bar(self.quiet, "game model: deals")
+        self._b = progress_bar(self.quiet, self.label)
+        a = self._a.__enter__()
+        b = self._b.__enter__()
+        if b is None:
+            return a, None
+
+        def solve(done: int, total: int) -> None:
+            if a is not None:
+                a.close()
+            b(done, total)
+
+        return a, solve
+
+    def __exit__(self, *exc):
+        self._b.__exit__(*exc)
+        self._a.__exit__(*exc)
+        return False

@@ -1,1 +1,3 @@
-"""engines."""
+"""Engines: exact enumeration, Monte Carlo, the mus phase, jokers, scoring; seeding, batching, caches."""
+
+__all__: list[str] = []

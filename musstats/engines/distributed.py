@@ -5,10 +5,9 @@ Both run locally by default; with ``--scheduler ADDRESS`` the same functions run
 Dask tasks (``client.map`` + ``gather``) on the cluster whose scheduler listens at
 ADDRESS (``tcp://host:8786``, or an in-process ``inproc://`` address):
 
-* :func:`dask_runner` plugs into :func:`musstats.analysis.discard_table.build_table`
-  (``runner(chunks, policy, variant, trials, seed)`` → one result list per chunk);
-* :func:`dask_table_runner` plugs into :func:`musstats.analysis.table.strategy_table`
-  (``runner(func, items, job, progress)`` → one result per item).
+A *runner* is ``runner(func, items, job, progress)`` → ``[func(item, job) for item in
+items]``: :func:`local_runner` runs here, :func:`dask_runner` as Dask tasks.  The strategy
+table, the discard strategy table and the betting solves take one.
 
 The workers need musstats (same version) installed.  Every random stream is seeded
 by (seed, seat, hand), so a cluster returns exactly what the local run returns.
@@ -21,7 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+__all__ = ["connect", "local_runner", "dask_runner", "CONNECT_TIMEOUT"]
+
 from musstats.base.errors import MusError
+from musstats.engines.run import Progress
 
 #: seconds to wait for the scheduler when connecting
 CONNECT_TIMEOUT = 10
@@ -75,51 +77,42 @@ class _Lazy:
         self._client = None
 
 
+def local_runner(func: Callable, items: Sequence, job: Any, progress: Progress | None = None) -> list:
+    """Run ``func(item, job)`` for every item here, in order (the default runner);
+    ``progress(done, total)`` after each item."""
+    out = []
+    items = list(items)
+    for i, it in enumerate(items):
+        out.append(func(it, job))
+        if progress:
+            progress(i + 1, len(items))
+    return out
+
+
 def dask_runner(address: Any, timeout: float = CONNECT_TIMEOUT) -> Callable:
-    """A runner for :func:`musstats.analysis.discard_table.build_table` that evaluates the chunks of
-    (seat, hand) entries of each sweep as Dask tasks, one per chunk.
+    """A runner with the signature of :func:`local_runner` whose items run as Dask tasks, one
+    task per item, results gathered in the order of the items; ``progress(done, total)`` as
+    each task finishes.
 
     ``address``: scheduler address (or a Client / LocalCluster).  The client connects on
-    the first sweep and is reused for the next ones.
+    the first call and is reused for the next ones (``run.close()`` closes it).
     """
     lazy = _Lazy(address, timeout)
 
-    def run(chunks: Sequence[Sequence[tuple[int, int]]], policy, variant, trials: int, seed: int) -> list:
-        from musstats.analysis.discard_table import best_response
-
-        client = lazy.client
-        [pol] = client.scatter([policy], broadcast=True, hash=True)
-        futures = client.map(best_response, [list(ch) for ch in chunks], policy=pol, variant=variant,
-                             trials=trials, seed=seed, pure=False)
-        try:
-            return client.gather(futures)
-        finally:
-            client.cancel(futures)
-
-    run.name = f"dask {address if isinstance(address, str) else 'cluster'}"
-    run.close = lazy.close
-    return run
-
-
-def dask_table_runner(address: Any, timeout: float = CONNECT_TIMEOUT) -> Callable:
-    """A runner for :func:`musstats.analysis.table.strategy_table`: one Dask task per hand,
-    results gathered in the order of the hands; ``progress(1)`` as each task finishes."""
-    lazy = _Lazy(address, timeout)
-
-    def run(func: Callable, items: Sequence, job: Any, progress: Callable[[int], None] | None = None) -> list:
+    def run(func: Callable, items: Sequence, job: Any, progress: Progress | None = None) -> list:
         from dask.distributed import as_completed
 
         client = lazy.client
         [job_f] = client.scatter([job], broadcast=True, hash=False)
         futures = client.map(func, list(items), job=job_f, pure=False)
         try:
-            for _ in as_completed(futures):
+            for i, _ in enumerate(as_completed(futures)):
                 if progress:
-                    progress(1)
+                    progress(i + 1, len(futures))
             return client.gather(futures)
         finally:
             client.cancel(futures)
 
-    run.name = f"dask {address if isinstance(address, str) else 'cluster'}"
-    run.close = lazy.close
+    run.name = f"dask {address if isinstance(address, str) else 'cluster'}"  # type: ignore[attr-defined]
+    run.close = lazy.close  # type: ignore[attr-defined]
     return run

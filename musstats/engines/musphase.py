@@ -9,18 +9,28 @@ from typing import Iterable
 import numpy as np
 
 from musstats.base.errors import MusError
+from musstats.engines.estimate import covariance, mean_se, proportion
+from musstats.engines.run import Progress, run_batches
+from musstats.rules import checks
 from musstats.rules.cards import Card
-from musstats.rules.conditions import redeal_hand
+
 from musstats.rules.labels import LANCES
 from musstats.rules.variant import Variant
 from musstats.tables.hands import hand_tables
+from musstats.rules.seats import FOUR
+from musstats.tables.context import Context, redeal_hand
 from musstats.tables.policies import cut_flags, get_policy, visto_policy
 
 __all__ = ["KeepEval", "deck_ids", "evaluate_keeps", "deals_after_mus", "deals_as_dealt", "DEFAULT_TRIALS",
            "N_CHUNKS"]
 
 DEFAULT_TRIALS = 60_000
+#: at least this many chunks per evaluation (each seeded on its own)
 N_CHUNKS = 64
+#: at most this many deals per chunk
+CHUNK_MAX = 16_384
+#: chunks per kernel call (about half a second): Ctrl-C and progress act between calls
+BATCH_CHUNKS = 8
 
 
 @dataclass
@@ -37,6 +47,7 @@ class KeepEval:
     total_cov: np.ndarray  # float [K, K] covariance of the totals (per trial)
     ev_m2: np.ndarray  # float [K, 5] mean of the squared net stones per lance
     p_deal_kept: float = 1.0  # share of the dealt deals that met the conditions
+    partial: bool = False  # interrupted before all the trials were done
 
     def total_se(self) -> np.ndarray:
         """Standard error of each total."""
@@ -80,10 +91,8 @@ def _user_cards(cards: list[Card], variant: Variant) -> tuple[np.ndarray, np.nda
 
 
 def evaluate_keeps(
-    cards: list[Card],
-    seat: int,
+    ctx: Context,
     masks: Iterable[int],
-    variant: Variant = Variant(),
     policy: np.ndarray | None = None,
     *,
     rounds: int = 1,
@@ -91,60 +100,84 @@ def evaluate_keeps(
     seed: int | None = None,
     spawn_key: tuple[int, ...] = (),
     others_ask: bool = False,
+    threads: int | None = None,
+    progress: Progress | None = None,
 ) -> KeepEval:
     """Estimate the net stones en paso after ``rounds`` mus rounds for each user keep mask.
 
-    The other seats (and the user after the first round) discard by ``policy`` [4, H].
-    All masks are evaluated on the same deals and draws (common random numbers).  With
-    mus visto (``variant.mus_visto``) the masks are the user's change in the visto round
-    (15 = keep everything) and the others follow :func:`visto_policy` there.  The mask
-    ``NO_MUS`` (16) is "the user cuts": nobody changes cards.  With ``others_ask`` only
-    deals in which none of the other three holds a hand he would cut with count (the
-    mus happens only when all four ask for it); ``KeepEval.p_deal_kept`` is their share.
+    The other seats (and the user after the first round) discard by ``policy`` [4, H]
+    (default: the shipped table).  All masks are evaluated on the same deals and draws
+    (common random numbers).  With mus visto (``variant.mus_visto``) the masks are the
+    user's change in the visto round (15 = keep everything) and the others follow
+    :func:`visto_policy` there.  The mask ``NO_MUS`` (16) is "the user cuts": nobody
+    changes cards.  With ``others_ask`` only deals in which none of the other three holds a
+    hand he would cut with count (the mus happens only when all four ask for it);
+    ``KeepEval.p_deal_kept`` is their share.  The context's masks (the 4-5-6-7 redeal)
+    redraw a deal in which another seat is dealt a hand outside them.  Ctrl-C between
+    batches returns the deals done so far (``KeepEval.partial``).
     """
     from musstats._kernels.mus import keep_sets_eval
     from musstats.engines.random import seed_states
-    from musstats.rules.seats import team_array
-    from musstats.tables.jokers import joker_tables
-    from musstats.tables.kernel import lance_table
-    from musstats.engines.montecarlo import check_seed
 
-    t = hand_tables(variant)
+    variant = ctx.variant
+    t = ctx.tables
+    if ctx.seat < 0:
+        raise MusError("a keep-set evaluation needs a hand and a seat")
+    players = ctx.seating.players
     if policy is None:
-        policy, _ = get_policy("table", variant)
+        policy, _ = get_policy("table" if ctx.seating == FOUR else "reyes-pairs", variant)
+    policy = np.asarray(policy)
+    if policy.shape[0] != players:  # a policy of the same rule at every seat
+        policy = np.tile(policy[:1], (players, 1))
+    if players * 4 + 4 > 40:
+        raise MusError(f"{players} players leave too few cards for a mus round")
+    if others_ask and ctx.seating != FOUR:
+        raise MusError("who cuts the mus is modelled for four players in partnerships")
     masks = np.asarray(list(masks), np.int64)
-    seed = check_seed(seed)
-    user, unseen = _user_cards(cards, variant)
-    n_chunks = min(N_CHUNKS, max(1, trials))
+    trials = checks.whole(trials, "trials", 1, checks.MAX_KEEP_TRIALS)
+    seed = checks.seed(seed)
+    n_threads = checks.threads(threads)
+    user, unseen = _user_cards(list(ctx.hand), variant)
+    # 64 chunks (so results of up to 1M deals keep the streams they always had), more for
+    # bigger runs so that a chunk stays small; batches of chunks let Ctrl-C in
+    n_chunks = min(max(N_CHUNKS, -(-trials // CHUNK_MAX)), trials)
     per = np.full(n_chunks, trials // n_chunks, np.int64)
     per[: trials % n_chunks] += 1
-    seeds = seed_states(seed, n_chunks, key=spawn_key)
-    jt = joker_tables(variant)
     visto = bool(variant.mus_visto)
     pol_visto = visto_policy(policy, variant) if visto else policy
-    reject = np.zeros((4, t.n_hands), np.int64)
-    if variant.redeal_4567:
-        reject[:, redeal_hand(variant)] = 1
+    reject = np.zeros((players, t.n_hands), np.int64)
+    if ctx.allowed is not None:
+        reject[~ctx.allowed] = 1
     if others_ask:
         reject[cut_flags(variant)] = 1
-    acc, tot, cross, attempts = keep_sets_eval(seeds, per, user, unseen, seat, masks,
-                                               np.ascontiguousarray(policy, np.int64), rounds,
-                                               deck_ids(variant), t.n_classes, t.idx4.astype(np.int64),
-                                               team_array(4), lance_table(variant), jt.n_options, jt.base, reject, visto,
-                                               np.ascontiguousarray(pol_visto, np.int64))
-    if (attempts < 0).any():
-        raise MusError("no deal satisfies the conditions (every deal was rejected)")
-    acc = acc.sum(axis=0).astype(np.float64)
-    tot = tot.sum(axis=0).astype(np.float64)
-    cross = cross.sum(axis=0).astype(np.float64)
+    args = (user, unseen, ctx.seat, masks, np.ascontiguousarray(policy, np.int64), rounds, deck_ids(variant),
+            t.n_classes, t.idx4.astype(np.int64), ctx.team, ctx.lances, ctx.jokers.n_options, ctx.jokers.base,
+            reject, visto, np.ascontiguousarray(pol_visto, np.int64))
+    k_n = masks.shape[0]
+    acc = np.zeros((k_n, 5, 3), np.int64)
+    tot = np.zeros(k_n, np.int64)
+    cross = np.zeros((k_n, k_n), np.int64)
+    att = 0
+
+    def step(start: int, k: int) -> None:
+        nonlocal acc, tot, cross, att
+        b_acc, b_tot, b_cross, attempts = keep_sets_eval(seed_states(seed, k, start, key=spawn_key),
+                                                         per[start: start + k], *args)
+        if (attempts < 0).any():
+            raise MusError("no deal satisfies the conditions (every deal was rejected)")
+        acc, tot, cross = acc + b_acc.sum(axis=0), tot + b_tot.sum(axis=0), cross + b_cross.sum(axis=0)
+        att += int(attempts.sum())
+
+    done, partial = run_batches(n_chunks, BATCH_CHUNKS, step, n_threads=n_threads, progress=None if progress is None
+                                else lambda d: progress(int(per[:d].sum()), trials))
+    n = int(per[:done].sum())
     cross = np.triu(cross) + np.triu(cross, 1).T
-    n = float(trials)
-    ev = acc[:, :, 1] / n
-    var = np.maximum(acc[:, :, 2] / n - ev**2, 0) * n / max(n - 1, 1)
+    ev, ev_se = mean_se(acc[:, :, 1], acc[:, :, 2], n)
+    p_team, _ = proportion(acc[:, :, 0], n)
     mean_tot = tot / n
-    cov = (cross / n - np.outer(mean_tot, mean_tot)) * n / max(n - 1, 1)
-    return KeepEval(masks, trials, seed, ev, np.sqrt(var / n), acc[:, :, 0] / n, mean_tot, cov,
-                    acc[:, :, 2] / n, float(trials / attempts.sum()))
+    cov = covariance(tot, cross, n)
+    return KeepEval(masks, n, seed, ev, ev_se, p_team, mean_tot, cov, acc[:, :, 2] / n, float(n / att),
+                    partial)
 
 
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: int = 1,

@@ -311,20 +311,32 @@ def _juego_name(t, h: int) -> str:
     return str(pts)
 
 
+def _by(bet: Bet) -> int:
+    """The bettors' team of a refused bet (always set for one)."""
+    assert bet.by is not None
+    return bet.by
+
+
+def _seat(seat: int | None) -> int:
+    """A lance winner that exists (a lance that was bet is played)."""
+    assert seat is not None
+    return seat
+
+
 def _count_items(name: str, bet: Bet, hs: list[int], t, win: dict) -> list[tuple[int, int, str]]:
     """(team, stones, reason) taken at the count for one lance, in order."""
     if name in ("grande", "chica", "punto"):
-        w = win[name] % 2
+        w = _seat(win[name]) % 2
         if bet.is_paso:
             return [(w, 1, "count: en paso")]
         if bet.kind == ACCEPTED:
             return [(w, bet.amount, "count: bet")] + ([(w, 1, "count: punto")] if name == "punto" else [])
         # refused: the deje was taken at once; punto gives the bettors 1 more at the count
-        return [(bet.by, 1, "count: punto")] if name == "punto" else []
+        return [(_by(bet), 1, "count: punto")] if name == "punto" else []
     seat = win[name]
     if seat is None:  # pares void
         return []
-    team = bet.by if bet.is_refused else seat % 2
+    team = _by(bet) if bet.is_refused else seat % 2
     li = PARES if name == "pares" else JUEGO
     items = []
     for s in (team, team + 2):
@@ -378,10 +390,10 @@ def score_hand(
     # 1. the betting, lance by lance: dejes at once, an accepted órdago ends the game
     for name, bet in bets_.items():
         if bet.is_refused:
-            if take(name, bet.by, bet.amount, "deje"):
-                return result(bet.by)
+            if take(name, _by(bet), bet.amount, "deje"):
+                return result(_by(bet))
         elif bet.kind == ORDAGO_ACCEPTED:
-            w = win[name] % 2
+            w = _seat(win[name]) % 2
             take(name, w, target - tally[w], "órdago")
             return result(w)
     # 2. the count

@@ -22,31 +22,34 @@ from __future__ import annotations
 import math
 import os
 import re
-from itertools import combinations_with_replacement
-from math import comb
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.tables.hands import LANCES, hand_tables
-from musstats.base.files import IMAGE_EXTS, atomic_write, check_output
-from musstats.rules.seats import SEATS
+from musstats.base.files import atomic_write, check_output
+from musstats.output.files import IMAGE_EXTS
+from musstats.rules import checks
+from musstats.rules.labels import LANCE_ES, LANCES, SEAT_ES, SEATS
 from musstats.rules.variant import Variant, make_variant
+from musstats.tables.hands import hand_tables
+
+__all__ = ["OKABE_ITO", "LANCE_COLOR", "CMAP", "DEFAULT_WIDTH", "DEFAULT_HEIGHT", "DEFAULT_DPI",
+           "MAX_PIXELS", "PLOT_KINDS", "figure_size", "new_figure", "save_figure", "plot_hand", "hand_order",
+           "plot_heatmap", "plot_totals", "plot_convergence", "MUS_CATEGORIES", "plot_mus", "plot_game",
+           "save_game", "describe_kinds"]
 
 #: Okabe & Ito (2008) colour-blind-safe palette
 OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
              "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7"}
-LANCE_ES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
 LANCE_COLOR = {"grande": OKABE_ITO["blue"], "chica": OKABE_ITO["sky"], "pares": OKABE_ITO["green"],
                "juego": OKABE_ITO["orange"], "punto": OKABE_ITO["purple"]}
-SEAT_ES = {"mano": "Mano", "second": "Segundo", "third": "Tercero", "postre": "Postre"}
 CMAP = "cividis"
-DEFAULT_WIDTH, DEFAULT_HEIGHT, DEFAULT_DPI = 12.0, 7.0, 100
+DEFAULT_WIDTH, DEFAULT_HEIGHT, DEFAULT_DPI = 12.0, 7.0, 100.0
 #: largest image side accepted, in pixels
 MAX_PIXELS = 20_000
-PLOT_KINDS = ("hand", "heatmap", "totals", "convergence", "mus", "game")
+PLOT_KINDS = ("hand", "heatmap", "totals", "convergence", "mus", "game", "bet", "convergence-cfr")
 
 
 # --------------------------------------------------------------------------- size and saving
@@ -64,12 +67,12 @@ def figure_size(width: float | None = None, height: float | None = None, size: s
         if not m:
             raise MusError(f"--size takes WIDTHxHEIGHT in pixels, e.g. 1200x800; got {size!r}")
         w_px, h_px = int(m.group(1)), int(m.group(2))
-        for what, v in (("width", w_px), ("height", h_px)):
-            if not 100 <= v <= MAX_PIXELS:
-                raise MusError(f"--size {what} must be 100..{MAX_PIXELS} pixels, got {v}")
+        for what, px in (("width", w_px), ("height", h_px)):
+            if not 100 <= px <= MAX_PIXELS:
+                raise MusError(f"--size {what} must be 100..{MAX_PIXELS} pixels, got {px}")
         return w_px / dpi, h_px / dpi, float(dpi)
-    w = DEFAULT_WIDTH if width is None else width
-    h = DEFAULT_HEIGHT if height is None else height
+    w: float = DEFAULT_WIDTH if width is None else width
+    h: float = DEFAULT_HEIGHT if height is None else height
     for what, v in (("--width", w), ("--height", h)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
             raise MusError(f"{what} must be a positive number of inches, got {v!r}")
@@ -112,14 +115,9 @@ def _variant_tag(v: Variant) -> str:
 
 # --------------------------------------------------------------------------- hand
 
-def plot_hand(cards, seat: str | int = "mano", variant: str | Variant = "8-reyes", juego_real: str = "off",
-              *, method: str = "exact", trials: int | None = None, seed: int | None = None,
-              size=None, result=None):
-    """Per-lance P(team) and net EV bars for one hand and seat; 95 % error bars for Monte Carlo."""
-    from musstats.analysis.odds import compute_odds
-
-    res = result if result is not None else compute_odds(
-        cards, seat, variant, juego_real, method=method, trials=trials, seed=seed)
+def plot_hand(res, size=None):
+    """Per-lance P(team) and net EV bars of an :class:`~musstats.analysis.odds.OddsResult`;
+    95 % error bars for Monte Carlo."""
     fig = new_figure(size)
     ax1, ax2 = fig.subplots(1, 2)
     names = [LANCE_ES[lance] for lance in LANCES]
@@ -147,45 +145,12 @@ def plot_hand(cards, seat: str | int = "mano", variant: str | Variant = "8-reyes
         ax2.annotate(f"{v:+.2f}", (xi, v), ha="center", va="bottom" if v >= 0 else "top", fontsize=9,
                      xytext=(0, 3 if v >= 0 else -3), textcoords="offset points")
     how = "exact" if not mc else f"Monte Carlo, {res.trials:,} deals, seed {res.seed}; bars ± 1.96 SE"
-    _title(fig, f"{' '.join(c.label for c in res.hand)} · {SEAT_ES[SEATS[res.seat]]} · "
+    _title(fig, f"{' '.join(c.label for c in res.hand)} · {SEAT_ES[res.context.seating.name(res.seat)]} · "
                 f"{_variant_tag(res.variant)} · {how}")
     return fig
 
 
 # --------------------------------------------------------------------------- heatmap
-
-def odds_grid(variant: str | Variant = "8-reyes", juego_real: str = "off", hands=None,
-              progress: Callable[[int], None] | None = None, on_start: Callable[[int], None] | None = None):
-    """Exact ``p_team_<lance>`` and ``ev_net_<lance>`` for every hand and seat (a slim table
-    with the columns of :mod:`musstats.analysis.table` that the heatmap needs)."""
-    import pandas as pd
-
-    from musstats.engines.exact import ALL_STATS, exact_counts
-    from musstats.analysis.discard_table import hand_cards
-    from musstats.analysis.table import TOTAL_DEALS, parse_hands
-
-    v = make_variant(variant, juego_real)
-    t = hand_tables(v)
-    ids = parse_hands(hands, v)
-    if on_start:
-        on_start(len(ids))
-    rows = []
-    i_team, i_ev = ALL_STATS.index("p_team"), ALL_STATS.index("ev_net")
-    for h in ids:
-        counts, totals = exact_counts(hand_cards(h, v), v)
-        for s in range(4):
-            r = {"hand": t.labels[h], "hand_index": h, "seat": SEATS[s],
-                 "deal_freq": float(t.deal_weight[h]) / TOTAL_DEALS}
-            for li, lance in enumerate(LANCES):
-                r[f"p_team_{lance}"] = counts[s, li, i_team] / totals[s]
-                r[f"ev_net_{lance}"] = counts[s, li, i_ev] / totals[s]
-            rows.append(r)
-        if progress:
-            progress(1)
-    df = pd.DataFrame(rows)
-    df.attrs.update({"variant": v.name, "rules": v.describe()})
-    return df
-
 
 def hand_order(variant: Variant, lance: str, hand_ids: Iterable[int]) -> list[int]:
     """Hands from the strongest to the weakest at ``lance`` (ties: grande strength).
@@ -240,10 +205,9 @@ def _seat_grid(df, column: str, order: list[int]) -> tuple[np.ndarray, list[str]
 def plot_heatmap(df, lance: str, variant: Variant | None = None, size=None):
     """``p_team`` of ``lance`` for every hand (columns, strongest at that lance first) and seat (rows).
 
-    ``df``: a table from :func:`musstats.analysis.table.strategy_table` or :func:`odds_grid`."""
-    from musstats.analysis.ordago import parse_lance
-
-    lance = parse_lance(lance)
+    ``df``: a table from :func:`musstats.analysis.table.strategy_table` or
+    :func:`musstats.analysis.table.odds_grid`."""
+    lance = checks.lance(lance)
     v = variant or _variant_of(df)
     t = hand_tables(v)
     order = hand_order(v, lance, sorted(set(int(h) for h in df["hand_index"])))
@@ -266,63 +230,6 @@ def plot_heatmap(df, lance: str, variant: Variant | None = None, size=None):
 
 
 # --------------------------------------------------------------------------- totals
-
-def totals_distribution(variant: str | Variant = "8-reyes", juego_real: str = "off", cards=None, keep=None):
-    """Distribution of the juego/punto total (points) of a 4-card hand, exact.
-
-    Without ``cards``: a hand dealt from the full deck (weights ``deal_weight`` / 91,390).
-    With ``cards`` and ``keep`` (a sub-multiset, at most 3 cards; ``"none"`` or ``[]`` to
-    throw all four): the hand after the discard, keep + a draw of the missing cards from
-    the 36 cards not in the hand, every draw equally likely (hypergeometric over card
-    classes).  Returns a pandas Series: probability indexed by total (only totals that
-    can occur), summing to 1, with ``attrs`` describing the case.
-    """
-    import pandas as pd
-
-    from musstats.rules.cards import parse_cards, parse_hand
-    from musstats.tables.policies import keep_mask_for
-
-    v = make_variant(variant, juego_real)
-    t = hand_tables(v)
-    probs: dict[int, float] = {}
-    if cards is None:
-        if keep is not None:
-            raise MusError("--keep needs the hand's cards: musstats plot totals R R 7 A --keep R R")
-        for h in range(t.n_hands):
-            pts = int(t.points[h])
-            probs[pts] = probs.get(pts, 0.0) + float(t.deal_weight[h])
-        total = float(sum(probs.values()))
-        desc = "dealt hand"
-    else:
-        hand = parse_hand(cards)
-        rem = t.remaining(hand)
-        if keep is None:
-            raise MusError("totals for a hand needs --keep: the cards you keep (at most 3; "
-                           "--keep none to throw all four)")
-        if isinstance(keep, str) and keep.strip().lower() in ("none", "nada", "–", ""):
-            kept: list = []
-        else:
-            kept = parse_cards(keep)
-        mask = keep_mask_for(hand, kept, v) if kept else 0
-        kept_cls = [int(t.cls4[t.index_of(hand)][i]) for i in range(4) if mask >> i & 1]
-        base = sum(v.classes[c].points for c in kept_cls)
-        n_draw = 4 - len(kept_cls)
-        k = t.n_classes
-        for draw in combinations_with_replacement(range(k), n_draw):
-            w = 1
-            for c in set(draw):
-                w *= comb(int(rem[c]), draw.count(c))
-            if w:
-                pts = base + sum(v.classes[c].points for c in draw)
-                probs[pts] = probs.get(pts, 0.0) + float(w)
-        total = float(comb(int(rem.sum()), n_draw))
-        desc = (f"{' '.join(c.label for c in hand)}, keep {' '.join(v.classes[c].label for c in kept_cls) or '–'}"
-                f", draw {n_draw} of {int(rem.sum())}")
-    s = pd.Series({k_: w / total for k_, w in sorted(probs.items())}, name="probability")
-    s.index.name = "total"
-    s.attrs.update({"variant": v.name, "case": desc})
-    return s
-
 
 def plot_totals(dist, size=None):
     """Bars of a :func:`totals_distribution`: punto totals, juego totals and 31 in three colours."""
@@ -357,37 +264,6 @@ def plot_totals(dist, size=None):
 
 
 # --------------------------------------------------------------------------- convergence
-
-def convergence_data(cards, seat: str | int = "mano", lance: str = "grande", variant: str | Variant = "8-reyes",
-                     juego_real: str = "off", *, trials: int = 200_000, seed: int = 1, points: int = 14):
-    """Monte Carlo ``p_team`` of ``lance`` at a geometric grid of trial counts (500 … ``trials``),
-    each a run with the same seed, with its SE; the exact value in ``attrs["exact"]``."""
-    import pandas as pd
-
-    from musstats.rules.cards import parse_hand
-    from musstats.engines.exact import exact_table
-    from musstats.engines.montecarlo import simulate
-    from musstats.analysis.ordago import parse_lance
-    from musstats.rules.seats import parse_seat
-
-    v = make_variant(variant, juego_real)
-    hand = parse_hand(cards)
-    hand_tables(v).remaining(hand)
-    s = parse_seat(seat)
-    lance = parse_lance(lance)
-    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1000:
-        raise MusError(f"--trials must be a whole number >= 1000 for a convergence plot, got {trials!r}")
-    li = LANCES.index(lance)
-    grid = np.unique(np.geomspace(min(500, trials), trials, points).round().astype(np.int64))
-    rows = []
-    for n in grid:
-        r = simulate(hand, s, v, trials=int(n), seed=seed)
-        rows.append({"trials": int(n), "p_team": float(r.mean[li, 0]), "se": float(r.se[li, 0])})
-    df = pd.DataFrame(rows)
-    df.attrs.update({"exact": float(exact_table(hand, s, v)[li, 0]), "hand": " ".join(c.label for c in hand),
-                     "seat": SEATS[s], "lance": lance, "seed": seed, "variant": v.name})
-    return df
-
 
 def plot_convergence(df, size=None):
     """Estimate and 95 % band against the number of trials, with the exact value as a line."""
@@ -463,9 +339,9 @@ def plot_mus(df, variant: Variant | None = None, size=None):
     axb.invert_yaxis()
     axb.set_xlim(0, 100)
     axb.set_xlabel("Repartos / share of deals, weighted by how often each hand is dealt (%)")
-    disc = df.attrs.get("discard", {})
+    disc = df.attrs.get("mus", {})
     extra = (f" · {disc.get('trials_per_keep_set', 0):,} deals per keep-set, others discard by "
-             f"{disc.get('others_discard_by', '?')}") if disc else ""
+             f"{disc.get('others_discard_by', '?')}, given the others ask for mus") if disc else ""
     _title(fig, f"¿Cortar o mus? / cut the mus or ask for it · {_variant_tag(v)}{extra}")
     return fig
 
@@ -475,9 +351,9 @@ def plot_mus(df, variant: Variant | None = None, size=None):
 def plot_game(model, mano: str = "avg", scores: Sequence[int] | None = None, size=None):
     """P(win the game) over scores (= the break-even to call an órdago there), and the
     break-evens to call (W(a, b)) and to accept (W(a, b + 1)) against their score."""
-    from musstats.analysis.game import _mano_index
+    from musstats.analysis.game.model import mano_choice
 
-    m = _mano_index(mano)
+    m = mano_choice(mano)
     g = model.grid(m)
     tgt = model.target
     fig = new_figure(size)
@@ -518,6 +394,117 @@ def plot_game(model, mano: str = "avg", scores: Sequence[int] | None = None, siz
     return fig
 
 
+def plot_bet_heatmap(df, variant: Variant | None = None, size=None):
+    """P(bet) and P(órdago) at each seat's first decision of a lance, for every hand (columns,
+    strongest at that lance first) and seat (rows): a :func:`musstats.analysis.table.bet_grid`."""
+    a = df.attrs
+    lance = a["lance"]
+    v = variant or make_variant(a.get("variant", "8-reyes"))
+    t = hand_tables(v)
+    order = hand_order(v, lance, sorted(set(int(h) for h in df["hand_index"])))
+    fig = new_figure(size)
+    axes = fig.subplots(2, 1, sharex=True)
+    for ax, col, name in zip(axes, ("p_bet", "p_ordago"), ("P(envidar / bet)", "P(órdago)")):
+        grid, seats = _seat_grid(df, col, order)
+        im = ax.imshow(100 * grid, aspect="auto", cmap=CMAP, vmin=0, vmax=100, interpolation="nearest")
+        ax.set_yticks(range(len(seats)), [SEAT_ES[s] for s in seats])
+        ax.set_ylabel(name)
+        cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.01)
+        cb.set_label("%")
+    _hand_axis(axes[1], [t.labels[h] for h in order])
+    axes[1].set_xlabel(f"Mano (hand), de la mejor a la peor a {LANCE_ES[lance]} / strongest at {LANCE_ES[lance]} "
+                       f"on the left ({len(order)} hands)")
+    _title(fig, f"{LANCE_ES[lance]}: primera decisión de cada asiento / first decision of each seat (everybody "
+                f"before passed) · equilibrium, {a.get('deal')}, {a.get('info')} · {_variant_tag(v)}")
+    return fig
+
+
+def plot_cfr_convergence(frames: dict, size=None):
+    """NashConv (in-sample estimate) against CFR iterations, one line per lance: ``frames``
+    maps a label to a :func:`musstats.analysis.betting.convergence_frame`."""
+    fig = new_figure(size)
+    ax = fig.subplots()
+    colors = list(LANCE_COLOR.values()) + [OKABE_ITO["black"], OKABE_ITO["vermillion"]]
+    for i, (label, df) in enumerate(frames.items()):
+        ax.plot(df["iteration"], df["nashconv_in"], "o-", color=colors[i % len(colors)], markersize=3, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
+    ax.axhline(0.02, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("Iteraciones de CFR / CFR iterations (log scale)")
+    ax.set_ylabel("NashConv (piedras por lance / stones per lance, in-sample estimate)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(loc="upper right")
+    _title(fig, "Convergencia al equilibrio / convergence to equilibrium: exploitability against iterations "
+                "(dotted 0.05, dashed 0.02 stones)")
+    return fig
+
+
+def _pair_axis(variant: Variant) -> list[tuple[int, int]]:
+    """The pairs of ranks (high, low), strongest first: the rows and columns of a push/fold grid."""
+    ranks = sorted({c.rank for c in variant.classes if c.label != "J"}, reverse=True)
+    return [(a, b) for i, a in enumerate(ranks) for b in ranks[i:]]
+
+
+def pushfold_grid(df, column: str, seat: str, variant: Variant) -> tuple[np.ndarray, list[str]]:
+    """A hand's frequency in a square grid: row = its two highest cards, column = its two
+    lowest (both by effective rank, strongest first); cells of no hand are NaN."""
+    t = hand_tables(variant)
+    pairs = _pair_axis(variant)
+    pos = {p: i for i, p in enumerate(pairs)}
+    label = {c.rank: c.label for c in reversed(variant.classes)}
+    grid = np.full((len(pairs), len(pairs)), np.nan)
+    d = df[df["seat"] == seat]
+    for h, x in zip(d["hand_index"], d[column]):
+        r = sorted((variant.classes[int(c)].rank for c in t.cls4[int(h)]), reverse=True)
+        grid[pos[(r[0], r[1])], pos[(r[2], r[3])]] = x
+    return grid, [label[a] + label[b] for a, b in pairs]
+
+
+def plot_pushfold(df, variant: Variant | None = None, size=None):
+    """The push/fold chart of an órdago at a score: for every hand and seat, how often it calls
+    the órdago (top row) and accepts one (bottom row), as a grid a player reads at a glance --
+    row = the hand's two highest cards, column = its two lowest; mixed frequencies (strictly
+    between 5 % and 95 %) are marked with a dot."""
+    a = df.attrs
+    v = variant or make_variant(a.get("variant", "8-reyes"))
+    seats = [s for s in SEATS if s in set(df["seat"])]
+    fig = new_figure(size)
+    axes = np.atleast_2d(fig.subplots(2, len(seats), sharex=True, sharey=True))
+    im = None
+    for j, seat in enumerate(seats):
+        for i, (col, name) in enumerate((("p_call", "echar / call"), ("p_accept", "querer / accept"))):
+            ax = axes[i, j]
+            grid, labels = pushfold_grid(df, col, seat, v)
+            im = ax.imshow(100 * grid, cmap=CMAP, vmin=0, vmax=100, interpolation="nearest")
+            mixed = (grid > 0.05) & (grid < 0.95)
+            yy, xx = np.nonzero(mixed)
+            ax.scatter(xx, yy, s=2, color=OKABE_ITO["vermillion"], marker=".")
+            ax.set_title(f"{SEAT_ES[seat]} · {name}", fontsize=9)
+            step = max(1, len(labels) // 12)
+            ax.set_xticks(range(0, len(labels), step), labels[::step], rotation=90, fontsize=6, family="monospace")
+            ax.set_yticks(range(0, len(labels), step), labels[::step], fontsize=6, family="monospace")
+    if im is not None:
+        cb = fig.colorbar(im, ax=axes, fraction=0.02, pad=0.01)
+        cb.set_label("% (dot: mixed)")
+    sc = a.get("score", {})
+    _title(fig, f"Órdago a {LANCE_ES.get(a.get('lance', ''), a.get('lance', ''))} at {sc.get('us', '?')}-"
+                f"{sc.get('them', '?')} (mano's team first) · row: two highest cards, column: two lowest · "
+                f"{_variant_tag(v)}")
+    return fig
+
+
+def save_game(model, path: str | os.PathLike, mano: str = "avg") -> Path:
+    """Write a game model as a table (.csv .parquet .md .json: one row per score) or as the
+    heatmap of :func:`plot_game` (.png .svg .pdf), atomically."""
+    from musstats.output.files import TABLE_EXTS, write_frame
+
+    p = check_output(path, TABLE_EXTS + IMAGE_EXTS, "output")
+    if p.suffix.lower() in TABLE_EXTS:
+        return write_frame(model.to_frame(), p)
+    return save_figure(plot_game(model, mano), p)
+
+
 def describe_kinds() -> dict[str, str]:
     """One line per plot kind (for help texts)."""
     return {
@@ -527,4 +514,84 @@ def describe_kinds() -> dict[str, str]:
         "convergence": "Monte Carlo P(team) and its 95 % band against trials, with the exact value",
         "mus": "cut the mus or ask for it, by hand and seat (from a strategy table)",
         "game": "P(win the game) over scores with the órdago break-evens",
+        "bet": "P(bet) and P(órdago) at each seat's first decision of a lance (equilibrium)",
+        "convergence-cfr": "the betting solver's exploitability against iterations",
     }
+
+
+# --------------------------------------------------------------------------- push/fold chart (issue 14)
+
+#: hands per row of a push/fold panel
+PUSHFOLD_COLUMNS = 22
+
+
+def pushfold_cells(df, column: str, seat: str, variant: Variant, lance: str,
+                   columns: int = PUSHFOLD_COLUMNS) -> tuple[np.ndarray, list[list[str]]]:
+    """One seat's frequencies as a grid of its hands from the strongest at ``lance`` (top left)
+    to the weakest, ``columns`` per row: (values [rows, columns] with NaN past the last hand,
+    labels per cell such as ``RRC7``)."""
+    t = hand_tables(variant)
+    d = df[df["seat"] == seat]
+    val = dict(zip((int(h) for h in d["hand_index"]), d[column]))
+    order = hand_order(variant, lance, list(val))
+    rows = max(1, math.ceil(len(order) / columns))
+    grid = np.full((rows, columns), np.nan)
+    labels = [["" for _ in range(columns)] for _ in range(rows)]
+    for i, h in enumerate(order):
+        r, c = divmod(i, columns)
+        grid[r, c] = val[h]
+        labels[r][c] = t.labels[h].replace(" ", "")
+    return grid, labels
+
+
+def plot_pushfold_chart(df, variant: Variant | None = None, size=None):
+    """The push/fold chart of an órdago at a score (``musstats ordago --chart``): one panel per
+    seat and decision -- top row: how often the seat calls an órdago at its first turn
+    (everyone before it passed); bottom row: how often it accepts an opening órdago of the
+    other team -- each a grid of the seat's hands from the strongest at the lance (top left)
+    to the weakest, labelled in the cell and coloured by the frequency; a mixed frequency
+    (strictly between 5 % and 95 %) is written in the cell as a percentage."""
+    a = df.attrs
+    v = variant or make_variant(a.get("variant", "8-reyes"))
+    lance = a.get("lance", "grande")
+    seats = [s for s in SEATS if s in set(df["seat"])]
+    if size is None:
+        size = (5.6 * len(seats) + 1.2, 11.5, DEFAULT_DPI)
+    fig = new_figure(size)
+    axes = np.atleast_2d(fig.subplots(2, len(seats)))
+    im = None
+    nodes = (a.get("call_node") or {}, a.get("answer_node") or {})
+    for j, seat in enumerate(seats):
+        for i, (col, name) in enumerate((("p_call", "echar / call"), ("p_accept", "querer / accept"))):
+            ax = axes[i, j]
+            grid, labels = pushfold_cells(df, col, seat, v, lance)
+            im = ax.imshow(100 * grid, cmap=CMAP, vmin=0, vmax=100, interpolation="nearest", aspect="auto")
+            for r in range(grid.shape[0]):
+                for c in range(grid.shape[1]):
+                    x = grid[r, c]
+                    if x != x:
+                        continue
+                    mixed = 0.05 < x < 0.95
+                    colour = "black" if x > 0.6 else "white"
+                    txt = labels[r][c] + (f"\n{100 * x:.0f}%" if mixed else "")
+                    ax.text(c, r, txt, ha="center", va="center", fontsize=4.2 if mixed else 4.8, color=colour,
+                            family="monospace", fontweight="bold" if mixed else "normal")
+            ax.set_xticks([])
+            ax.set_yticks([])
+            hist = nodes[i].get(seat)
+            where = f"after {hist}" if hist else ("first to speak" if i == 0 else "")
+            n_on = int(np.nansum(grid > 0.5))
+            n_mix = int(np.nansum((grid > 0.05) & (grid < 0.95)))
+            ax.set_title(f"{SEAT_ES[seat]} · {name}" + (f" ({where})" if where else "") +
+                         f"\n{n_on} hands > 50 %, {n_mix} mixed", fontsize=8)
+    if im is not None:
+        cb = fig.colorbar(im, ax=axes, fraction=0.015, pad=0.01)
+        cb.set_label("% of the time (mixed: % written in the cell)")
+    sc = a.get("score", {})
+    nc = (a.get("nashconv") or {}).get("nashconv")
+    decl = f" · {a['declared']} declared" if a.get("declared") else ""
+    _title(fig, f"Órdago a {LANCE_ES.get(lance, lance)} at {sc.get('us', '?')}-{sc.get('them', '?')} "
+                f"(mano's team first, a {sc.get('target', '?')}){decl} · equilibrium in P(win the game), "
+                f"{a.get('iterations', '?')} iterations, NashConv {'–' if nc is None else f'{nc:.4f}'} · hands "
+                f"from the strongest at {lance} (top left) · {_variant_tag(v)}")
+    return fig

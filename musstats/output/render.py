@@ -1,73 +1,149 @@
-"""Formatting of results for the terminal, JSON and CSV."""
+"""Results for the terminal, JSON and CSV -- every command's output is formed here.
+
+Every output says what it computed: the title names the hand, the seat (and the table of
+seats with other than four players), the variant and every switch that is on, and every
+condition (dead cards, declarations, seña, fixed jokers); the caption names the method,
+trials, seed and whether the run is partial.  JSON is one object (the result's
+``to_dict()``); CSV starts with ``#`` comment lines holding the same metadata.  A lance
+that is not played is shown as "–", never as 0 %.
+"""
 
 from __future__ import annotations
 
-import csv
 import io
-
-import numpy as np
 import json
 import math
-import sys
+from typing import Any
 
-from musstats.analysis.odds import STATS, OddsResult
-from musstats.tables.hands import LANCES
+import numpy as np
+
+from musstats.output.files import meta_comment
+from musstats.rules.labels import LANCE_ES, LANCES, SEAT_ES
+
+__all__ = ["title", "run_caption", "render", "to_json", "to_csv", "emit", "render_table_summary"]
 
 _HEADERS = {"p_team": "P(team)", "p_self": "P(self)", "p_played": "P(played)",
             "p_contested": "P(contested)", "ev_net": "EV net"}
-_LANCE_ES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
+STATS = ("p_team", "p_self", "p_played", "p_contested", "ev_net")
+_WIDTH = 120
 
 
-def _cell(stat: str, mean: float, se: float) -> str:
-    if math.isnan(mean):
-        return "–"
-    if stat == "ev_net":
-        txt = f"{mean:+.3f}"
-        return txt + (f" ± {se:.3f}" if se > 0 else "")
-    txt = f"{100 * mean:.2f} %"
-    return txt + (f" ± {100 * se:.2f}" if se > 0 else "")
-
-
-def render_table(res: OddsResult) -> str:
-    """A readable table, one row per lance."""
+def _console_text(*renderables) -> str:
     from rich.console import Console
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=_WIDTH, force_terminal=False, color_system=None)
+    for r in renderables:
+        con.print(r)
+    return buf.getvalue()
+
+
+def title(d: dict[str, Any], what: str = "") -> str:
+    """``R R 3 A · mano · 8-reyes · juego real figure · dead 7 7 · declared second:pares`` from a
+    result's JSON document."""
+    parts = []
+    if d.get("hand"):
+        parts.append(" ".join(d["hand"]))
+    if d.get("seat"):
+        seat = d["seat"]
+        if d.get("players", 4) != 4 or d.get("individual"):
+            seat += f" of {d['players']}" + (" (each for himself)" if d.get("individual") else
+                                            f" (team {d.get('team', '')})")
+        parts.append(seat)
+    parts.append(d.get("variant", ""))
+    rules = d.get("rules", {})
+    if rules.get("juego_real", "off") != "off":
+        parts.append(f"juego real {rules['juego_real']}")
+    if rules.get("redeal_4567"):
+        parts.append("4-5-6-7 redealt")
+    if rules.get("mus_visto"):
+        parts.append("mus visto")
+    if d.get("dead"):
+        parts.append("dead " + " ".join(d["dead"]))
+    for k, v in (d.get("conditions") or {}).items():
+        parts.append(f"{k} {v}")
+    if what:
+        parts.append(what)
+    return " · ".join(p for p in parts if p)
+
+
+def run_caption(d: dict[str, Any]) -> str:
+    """``exact enumeration`` or ``Monte Carlo, 1,000,000 deals, seed 7 (partial: interrupted)``."""
+    if d.get("method") == "exact":
+        return "exact enumeration"
+    txt = f"Monte Carlo, {d.get('trials') or 0:,} deals"
+    if d.get("seed") is not None:
+        txt += f", seed {d['seed']}"
+    if d.get("partial"):
+        txt += " (PARTIAL: stopped before the requested work was done)"
+    return txt
+
+
+def _pct_cell(mean: float, se: float) -> str:
+    if mean is None or math.isnan(mean):
+        return "–"
+    return f"{100 * mean:.2f} %" + (f" ± {100 * se:.2f}" if se and se > 0 else "")
+
+
+def _ev_cell(mean: float, se: float) -> str:
+    if mean is None or math.isnan(mean):
+        return "–"
+    return f"{mean:+.3f}" + (f" ± {se:.3f}" if se and se > 0 else "")
+
+
+def _odds_cells(mean: np.ndarray, se: np.ndarray, li: int) -> list[str]:
+    """The cells of one lance; a lance that is never played shows "–" (not 0 %)."""
+    played = mean[li, STATS.index("p_played")]
+    cells = []
+    for si, st in enumerate(STATS):
+        m, s = mean[li, si], se[li, si]
+        if played == 0 and st != "p_played":
+            cells.append("–")
+        elif st == "ev_net":
+            cells.append(_ev_cell(m, s))
+        else:
+            cells.append(_pct_cell(m, s))
+    return cells
+
+
+# --------------------------------------------------------------------------- odds
+
+def render_odds(res) -> str:
+    """A readable table of :class:`~musstats.analysis.odds.OddsResult`, one row per lance."""
     from rich.table import Table
 
     d = res.to_dict()
-    title = f"{' '.join(d['hand'])} · {d['seat']} · {d['variant']}"
-    if res.variant.juego_real != "off":
-        title += f" · juego real {res.variant.juego_real}"
-    if res.dead:
-        title += f" · dead {' '.join(d['dead'])}"
-    caption = "exact enumeration" if res.method == "exact" else (
-        f"Monte Carlo, {res.trials:,} deals, seed {res.seed}" + (" (partial)" if res.partial else ""))
-    caption += "; EV net = expected stones en paso, ours minus theirs"
-    table = Table(title=title, caption=caption)
+    caption = run_caption(d) + "; EV net = expected stones en paso, ours minus theirs; – = not played"
+    table = Table(title=title(d), caption=caption)
     table.add_column("Lance")
     for st in STATS:
         table.add_column(_HEADERS[st], justify="right")
     for li, lance in enumerate(LANCES):
-        table.add_row(_LANCE_ES[lance], *[_cell(st, res.mean[li, si], res.se[li, si]) for si, st in enumerate(STATS)])
-    buf = io.StringIO()
-    con = Console(file=buf, width=110, force_terminal=False, color_system=None)
-    con.print(table)
+        table.add_row(LANCE_ES[lance], *_odds_cells(res.mean, res.se, li))
+    out = [table]
     if res.identities:
-        sub = Table(title="With your jokers fixed (others still choose theirs)",
-                    caption="each holder fixes his jokers to maximise his team's stones at the count")
+        from musstats.engines.jokers import IDENTITY_RULE
+
+        sub = Table(title="With your jokers fixed (the other holders still choose theirs)",
+                    caption="J = a joker (the sota de copas or de oros). Rule: " + IDENTITY_RULE)
         sub.add_column("Identity")
         for lance in LANCES:
-            sub.add_column(f"{_LANCE_ES[lance]} EV", justify="right")
+            sub.add_column(f"{LANCE_ES[lance]} EV", justify="right")
         sub.add_column("EV total", justify="right")
-        for d in res.identities:
-            sub.add_row(d["identity"], *[f"{d['mean'][li, 4]:+.3f}" for li in range(len(LANCES))],
-                        f"{float(np.nansum(d['mean'][:, 4])):+.3f}")
-        con.print(sub)
-    return buf.getvalue()
+        for it in res.identities:
+            sub.add_row(it["identity"], *[_ev_cell(it["mean"][li, 4], 0) for li in range(len(LANCES))],
+                        f"{float(np.nansum(it['mean'][:, 4])):+.3f}")
+        out.append(sub)
+    return _console_text(*out)
 
 
-def render_csv(res: OddsResult) -> str:
-    """CSV, one row per lance, with standard errors."""
+def odds_csv(res) -> str:
+    """CSV, one row per lance, with standard errors, after the metadata comment block."""
+    import csv
+
+    d = res.to_dict()
     buf = io.StringIO()
+    buf.write(meta_comment({k: v for k, v in d.items() if k not in ("lances", "identities")}))
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["lance", *STATS, *("se_" + s for s in STATS)])
     for li, lance in enumerate(LANCES):
@@ -76,28 +152,49 @@ def render_csv(res: OddsResult) -> str:
     return buf.getvalue()
 
 
-def emit(res: OddsResult, fmt: str) -> None:
-    """Print ``res`` on stdout in the given format."""
-    if fmt == "json":
-        text = json.dumps(res.to_dict(), ensure_ascii=False) + "\n"
-    elif fmt == "csv":
-        text = render_csv(res)
-    else:
-        text = render_table(res)
-        if res.method == "mc":
-            print(f"seed {res.seed} (repeat with --seed {res.seed})", file=sys.stderr)
-    sys.stdout.write(text)
+# --------------------------------------------------------------------------- discard and mus
+
+def render_discard(res) -> str:
+    """A readable table of :class:`~musstats.analysis.discard.DiscardResult`."""
+    from rich.table import Table
+
+    d = res.to_dict()
+    table = Table(title=title(d, f"objective {res.objective}"),
+                  caption=f"{run_caption(d)} per keep-set; others discard by {res.policy}; "
+                          f"{res.rounds} mus round(s), given that the mus happens; net stones en paso ± SE")
+    table.add_column("")
+    table.add_column("Keep")
+    table.add_column("Throw", justify="right")
+    for lance in LANCES:
+        table.add_column(LANCE_ES[lance], justify="right")
+    table.add_column("Total", justify="right")
+    table.add_column("Gap", justify="right")
+    for i, row in enumerate(res.rows):
+        mark = "★" if row["recommended"] else ("◆" if i == res.chosen else "")
+        table.add_row(mark, row["keep"], str(row["discard"]), *[f"{row[f'ev_{lance}']:+.3f}" for lance in LANCES],
+                      f"{row['ev_total']:+.3f} ± {row['se_total']:.3f}",
+                      "" if i == 0 else f"{row['gap_to_best']:.3f} ± {row['se_gap']:.3f}")
+    text = _console_text(table)
+    text += f"Recommended: keep {res.rows[0]['keep']} (throw {res.rows[0]['discard']}).\n"
+    if res.close:
+        text += "Note: the top two keep-sets are within 2 standard errors of each other; more --trials may separate them.\n"
+    if res.chosen is not None and res.chosen != 0:
+        row = res.rows[res.chosen]
+        text += f"Your keep-set {row['keep']} gives up {row['gap_to_best']:.3f} ± {row['se_gap']:.3f} stones.\n"
+    text += ("This ranks keep-sets given that the mus round happens; `musstats mus` compares the best one with "
+             "cutting, on the deals in which the other three ask for mus.\n")
+    return text
 
 
-def _console_text(renderable) -> str:
-    from rich.console import Console
-
-    buf = io.StringIO()
-    Console(file=buf, width=120, force_terminal=False, color_system=None).print(renderable)
-    return buf.getvalue()
+def discard_csv(res) -> str:
+    """CSV, one row per keep-set, after the metadata comment block."""
+    d = res.to_dict()
+    return meta_comment({k: v for k, v in d.items() if k != "keep_sets"}) + _rows_csv(res.rows)
 
 
-def _write_csv(rows: list[dict]) -> str:
+def _rows_csv(rows: list[dict]) -> str:
+    import csv
+
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
     w.writeheader()
@@ -105,75 +202,365 @@ def _write_csv(rows: list[dict]) -> str:
     return buf.getvalue()
 
 
-def emit_discard(res, fmt: str) -> None:
-    """Print a DiscardResult."""
-    if fmt == "json":
-        sys.stdout.write(json.dumps(res.to_dict(), ensure_ascii=False) + "\n")
-        return
-    if fmt == "csv":
-        sys.stdout.write(_write_csv(res.rows))
-        return
+def render_mus(res) -> str:
+    """A readable table of :class:`~musstats.analysis.discard.MusAdvice`."""
     from rich.table import Table
 
     d = res.to_dict()
-    table = Table(title=f"{' '.join(d['hand'])} · {d['seat']} · {d['variant']} · objective {res.objective}",
-                  caption=f"others discard by: {res.policy}; {res.trials:,} deals per keep-set, "
-                          f"seed {res.seed}; net stones en paso ± SE")
-    table.add_column("")
-    table.add_column("Keep")
-    table.add_column("Throw", justify="right")
-    for lance in LANCES:
-        table.add_column(_LANCE_ES[lance], justify="right")
-    table.add_column("Total", justify="right")
-    table.add_column("Gap", justify="right")
-    for i, row in enumerate(res.rows):
-        mark = "★" if row["recommended"] else ("◆" if i == res.chosen else "")
-        table.add_row(mark, row["keep"], str(row["discard"]),
-                      *[f"{row[f'ev_{lance}']:+.3f}" for lance in LANCES],
-                      f"{row['ev_total']:+.3f} ± {row['se_total']:.3f}",
-                      "" if i == 0 else f"{row['gap_to_best']:.3f} ± {row['se_gap']:.3f}")
-    text = _console_text(table)
-    text += f"Recommended: keep {res.rows[0]['keep']} (throw {res.rows[0]['discard']}).\n"
-    if res.close:
-        text += (f"Note: the top two ({res.rows[0]['keep']} / {res.rows[1]['keep']}) are within "
-                 f"2 standard errors of each other; more --trials may separate them.\n")
-    if res.chosen is not None and res.chosen != 0:
-        row = res.rows[res.chosen]
-        text += f"Your keep-set {row['keep']} gives up {row['gap_to_best']:.3f} ± {row['se_gap']:.3f} stones.\n"
-    sys.stdout.write(text)
-
-
-def emit_mus(res, fmt: str) -> None:
-    """Print a MusAdvice."""
-    d = res.to_dict()
-    if fmt == "json":
-        sys.stdout.write(json.dumps(d, ensure_ascii=False) + "\n")
-        return
-    if fmt == "csv":
-        rows = [{"lance": lance, "cut_ev_net": res.cut_ev[i], "cut_se_ev_net": res.cut_ev_se[i],
-                 "cut_p_team": res.cut_p_team[i], "mus_ev_net": res.mus_ev[i], "mus_se_ev_net": res.mus_ev_se[i],
-                 "mus_p_team": res.mus_p_team[i]} for i, lance in enumerate(LANCES)]
-        sys.stdout.write(_write_csv(rows))
-        return
-    from rich.table import Table
-
-    table = Table(title=f"{' '.join(d['hand'])} · {d['seat']} · {d['variant']} · cut or mus",
-                  caption=f"mus: you keep {res.keep}, the others discard by {res.policy}; "
-                          f"{res.trials:,} deals in which the other three ask for mus, seed {res.seed}")
+    given = "deals in which the other three ask for mus" if not res.variant.mus_visto else "deals"
+    table = Table(title=title(d, "cut or mus"),
+                  caption=f"mus: you keep {res.keep}, the others discard by {res.policy}, {res.rounds} round(s); "
+                          f"{run_caption(d)} ({given})")
     table.add_column("Lance")
     table.add_column("P(team) cut", justify="right")
     table.add_column("EV cut", justify="right")
     table.add_column("P(team) mus", justify="right")
     table.add_column("EV mus", justify="right")
     for i, lance in enumerate(LANCES):
-        table.add_row(_LANCE_ES[lance], f"{100 * res.cut_p_team[i]:.2f} %",
-                      f"{res.cut_ev[i]:+.3f} ± {res.cut_ev_se[i]:.3f}",
-                      f"{100 * res.mus_p_team[i]:.2f} %", f"{res.mus_ev[i]:+.3f} ± {res.mus_ev_se[i]:.3f}")
-    cut_tot = f"{res.cut_ev.sum():+.3f} ± {res.cut_total_se:.3f}"
-    table.add_row("Total", "", cut_tot, "", f"{res.mus_ev.sum():+.3f} ± {res.mus_total_se:.3f}")
+        table.add_row(LANCE_ES[lance], f"{100 * res.cut_p_team[i]:.2f} %", _ev_cell(res.cut_ev[i], res.cut_ev_se[i]),
+                      f"{100 * res.mus_p_team[i]:.2f} %", _ev_cell(res.mus_ev[i], res.mus_ev_se[i]))
+    table.add_row("Total", "", f"{res.cut_ev.sum():+.3f} ± {res.cut_total_se:.3f}", "",
+                  f"{res.mus_ev.sum():+.3f} ± {res.mus_total_se:.3f}")
     text = _console_text(table)
     if not res.variant.mus_visto:
-        text += (f"The mus happens only when the other three ask for it too: "
-                 f"{100 * res.p_others_ask:.1f} % of deals; otherwise your choice changes nothing.\n")
-    text += (f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones).\n")
-    sys.stdout.write(text)
+        text += (f"The mus happens only when the other three ask for it too: {100 * res.p_others_ask:.1f} % of "
+                 f"deals; otherwise your choice changes nothing.\n")
+    text += f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones).\n"
+    text += (f"`musstats table` gives the same numbers for this hand and seat with --seed {res.seed} "
+             f"--trials {res.trials}.\n")
+    return text
+
+
+def mus_csv(res) -> str:
+    """CSV, one row per lance (cut and mus), after the metadata comment block."""
+    d = res.to_dict()
+    rows = [{"lance": lance, "cut_ev_net": res.cut_ev[i], "cut_se_ev_net": res.cut_ev_se[i],
+             "cut_p_team": res.cut_p_team[i], "mus_ev_net": res.mus_ev[i], "mus_se_ev_net": res.mus_ev_se[i],
+             "mus_p_team": res.mus_p_team[i]} for i, lance in enumerate(LANCES)]
+    return meta_comment({k: v for k, v in d.items() if k != "lances"}) + _rows_csv(rows)
+
+
+# --------------------------------------------------------------------------- órdago and game
+
+def render_ordago(res) -> str:
+    """A readable account of :class:`~musstats.analysis.ordago.OrdagoResult`."""
+    from rich.table import Table
+
+    d = res.to_dict()
+    sc = d["score"]
+    table = Table(title=title(d, f"órdago a {d['lance']} at {sc['us']}-{sc['them']} (a {sc['target']})"))
+    table.add_column("")
+    table.add_column("P", justify="right")
+    pct = lambda x: f"{100 * x:.2f} %"  # noqa: E731
+    table.add_row(f"P(win {d['lance']}) if the órdago is seen", pct(d["p_lance"]))
+    table.add_row("P(win the game) without it (break-even to call)", pct(d["p_game"]))
+    table.add_row("  … if they refuse ours (+1 stone)", pct(d["p_game_if_they_refuse"]))
+    table.add_row("  … if we refuse theirs (break-even to accept)", pct(d["p_game_if_we_refuse"]))
+    gm = d["game_model"]
+    foot = (f"Lance: {d['p_lance_method']}, {d['p_lance_basis']}.  Game: en-paso model, {gm['deals']:,} deals "
+            f"({gm['source']}, seed {gm['seed']}), evaluated at the start of the hand.\n")
+    out = _console_text(table) + foot + d["advice"] + "\n"
+    for n in d["notes"]:
+        out += f"note: {n}\n"
+    return out
+
+
+def render_game(s: dict) -> str:
+    """A readable summary of a game model (:meth:`~musstats.analysis.game.GameModel.summary`)."""
+    from rich.table import Table
+
+    mano = {"us": "us (nosotros)", "them": "them (ellos)", "avg": "average of both"}[s["mano"]]
+    t = Table(title=title(s, f"P(win the game) · a {s['target']} · mano next hand: {mano}"),
+              caption="rows: our score · columns: their score")
+    t.add_column("us \\ them", justify="right")
+    for b in s["scores"]:
+        t.add_column(str(b), justify="right")
+    for a, row in zip(s["scores"], s["p_win"]):
+        t.add_row(str(a), *(f"{100 * x:.1f} %" for x in row))
+    h = s["hand"]
+    lines = [
+        f"From 0-0: {100 * s['p_win_from_0_0']['us_mano']:.2f} % when we are mano first, "
+        f"{100 * s['p_win_from_0_0']['them_mano']:.2f} % when they are.",
+        f"One hand en paso: mano's team {h['mean_stones_mano_team']:.3f} stones on average, "
+        f"the other team {h['mean_stones_other_team']:.3f}; mano's team takes grande "
+        f"{100 * h['p_mano_team_grande']:.1f} %, chica {100 * h['p_mano_team_chica']:.1f} %, "
+        f"pares {100 * h['p_mano_team_pares']:.1f} %, juego/punto {100 * h['p_mano_team_juego']:.1f} %.",
+        f"Model: {s['deals']:,} deals ({s['source']}, seed {s['seed']}), {s['outcomes']} distinct "
+        f"outcomes; no betting, every lance en paso.",
+    ]
+    return _console_text(t) + "\n".join(lines) + "\n"
+
+
+def render_match(res) -> str:
+    """One paragraph: P(we win the match) and where it comes from."""
+    d = res.to_dict()
+    gm = d["game_model"]
+    return (f"{d['match']} (first to {d['games_to_win']} games) · games {d['games']['us']}-{d['games']['them']} · "
+            f"this game {d['score']['us']}-{d['score']['them']} a {gm['target']} · mano next hand: {d['mano']} · "
+            f"{gm['variant']}\n"
+            f"P(we win this game) {100 * d['p_game']:.2f} %; P(we win a later game from 0-0) {100 * d['p_later_game']:.2f} %\n"
+            f"P(we win the match) {100 * d['p_match']:.2f} %\n"
+            f"Game model: {gm['deals']:,} deals ({gm['source']}, seed {gm['seed']}); {gm['betting']}.\n")
+
+
+# --------------------------------------------------------------------------- the strategy table
+
+def _advice_cell(r) -> str:
+    txt = "cut" if r["advice"] == "cut" else f"mus, keep {r['best_keep']}"
+    return txt + (" ?" if r["advice_close"] else "")
+
+
+def render_table_summary(df) -> str:
+    """A readable terminal summary of a strategy table (rich, no colour)."""
+    from rich.table import Table
+
+    from musstats.analysis.table import seat_summary
+    from musstats.rules.labels import SEATS
+
+    seats = [s for s in SEATS if s in set(df["seat"])]
+    a = df.attrs
+    mus_info = a.get("mus", {})
+    t = Table(title=title({"variant": a.get("variant", ""), "rules": a.get("rules", {})},
+                          f"strategy table · {a.get('hands', '?')} hand{'' if a.get('hands') == 1 else 's'}" + (" · PARTIAL" if a.get("partial") else "")),
+              caption=(f"EV = exact net stones en paso if the mus is cut now; mus − cut = one mus round keeping the "
+                       f"best keep-set against cutting, on the deals in which the other three ask for mus, the "
+                       f"others discarding by {mus_info.get('others_discard_by', '?')} "
+                       f"({mus_info.get('trials_per_keep_set', 0):,} deals per keep-set, seed {mus_info.get('seed', '?')}"
+                       f"); ? = within 2 SE"))
+    t.add_column("Hand", no_wrap=True)
+    t.add_column("Dealt", justify="right", no_wrap=True)
+    if len(seats) == 1:
+        for lance in LANCES:
+            t.add_column(LANCE_ES[lance], justify="right")
+        for c in ("EV cut", "Best keep", "Mus − cut", "Advice", "Órdago at 0-0"):
+            t.add_column(c, justify="right" if c in ("EV cut", "Mus − cut") else "left", no_wrap=c != "Órdago at 0-0")
+        for _, r in df.iterrows():
+            t.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %",
+                      *[f"{100 * r[f'p_team_{lance}']:.1f} %" for lance in LANCES],
+                      f"{r['ev_net_total']:+.3f}", r["best_keep"], f"{r['mus_gain']:+.3f} ± {r['mus_gain_se']:.3f}",
+                      r["advice"] + (" ?" if r["advice_close"] else ""), r["ordago_call"])
+    else:
+        for s in seats:
+            t.add_column(f"{SEAT_ES[s]}: EV cut · advice")
+        piv = {s: df[df["seat"] == s].set_index("hand_index") for s in seats}
+        for h, r in piv[seats[0]].iterrows():
+            t.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %",
+                      *[f"{piv[s].loc[h]['ev_net_total']:+.2f} · {_advice_cell(piv[s].loc[h])}" for s in seats])
+    lines = []
+    for summ in seat_summary(df):
+        lines.append(f"{summ['seat']}: cut with {summ['hands_cut']} of {summ['hands']} hands "
+                     f"({100 * summ['share_cut']:.1f} % of these deals); mean EV cutting "
+                     f"always {summ['mean_ev_cut']:+.3f}, following the advice {summ['mean_ev_best']:+.3f} stones.")
+    be = df[["seat", "ordago_break_even_call", "ordago_break_even_accept"]].drop_duplicates("seat")
+    for _, r in be.iterrows():
+        lines.append(f"órdago at 0-0, {r['seat']}: call when P(win the lance) ≥ "
+                     f"{100 * r['ordago_break_even_call']:.1f} %, accept when > "
+                     f"{100 * r['ordago_break_even_accept']:.1f} % (P(win the game) from the game model).")
+    lines.append(f"{len(df)} rows in {a.get('seconds', 0):.1f} s ({a.get('runner', 'local')}); "
+                 "--out FILE.csv|.parquet|.md|.json writes every column.")
+    return _console_text(t) + "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- betting
+
+def render_bet(res) -> str:
+    """The equilibrium betting of one hand (:class:`~musstats.analysis.betting.BetResult`): one
+    table per point where the player speaks."""
+    from rich.table import Table
+
+    d = res.to_dict()
+    ex = d.get("exploitability") or {}
+    head = (f"{d['hand']} · {d['seat']} · {d['variant']} · {LANCE_ES[d['lance']]}"
+            + (f" · declared: {d['declared']}" if d.get("declared") else "")
+            + f" · {d['deal']} · {d['info']} information")
+    tables = []
+    for nd in d["nodes"]:
+        hist = ", ".join(nd["history"]) or "opening"
+        share = nd.get("weight")
+        t = Table(title=f"after: {hist}" + (f"  (reached in {100 * share:.1f} % of the deals that reach your first "
+                                             f"turn)" if share is not None and nd is not d["nodes"][0] else ""))
+        t.add_column("Action")
+        t.add_column("P(equilibrium)", justify="right")
+        t.add_column("EV (stones)", justify="right")
+        for a, x in nd["actions"].items():
+            ev = "–" if x["ev"] is None else f"{x['ev']:+.3f} ± {x['se']:.3f}"
+            t.add_row(a, f"{100 * x['p']:.1f} %", ev)
+        tables.append(t)
+    foot = (f"Strategy: CFR, {d.get('iterations')} iterations, seed {d.get('seed')} ({d.get('strategy_source')}); "
+            f"NashConv of this subgame {_nashconv_text(ex)}.  EV: {d['ev_method']}, {d['ev_deals']:,} deals, seed "
+            f"{d['ev_seed']}; {d['units']}; an accepted órdago is worth ±{d.get('ordago_stones')} stones.\n")
+    notes = "".join(f"note: {n}\n" for n in d.get("notes", []))
+    return head + "\n" + _console_text(*tables) + foot + notes
+
+
+def _nashconv_text(ex: dict) -> str:
+    if not ex or ex.get("nashconv") is None:
+        return "not measured"
+    txt = f"≥ {ex['nashconv']:.3f} ± {ex.get('nashconv_se') or 0:.3f}"
+    if ex.get("nashconv_in") is not None:
+        txt += f" (in-sample {ex['nashconv_in']:.3f}, biased up)"
+    return txt + " stones per lance"
+
+
+def bet_csv(res) -> str:
+    """CSV, one row per (point, action), after the metadata comment block."""
+    d = res.to_dict()
+    rows = [{"history": ",".join(nd["history"]), "action": a, "p": x["p"], "ev": x["ev"], "se": x["se"]}
+            for nd in d["nodes"] for a, x in nd["actions"].items()]
+    return meta_comment({k: v for k, v in d.items() if k != "nodes"}) + _rows_csv(rows)
+
+
+def emit_bet(res, fmt: str) -> str:
+    """The text of a betting answer in ``fmt``."""
+    return to_json(res) if fmt == "json" else bet_csv(res) if fmt == "csv" else render_bet(res)
+
+
+def render_exploitability(df) -> str:
+    """How close to equilibrium every subgame's strategy is (``musstats bet --exploitability``)."""
+    from rich.table import Table
+
+    a = df.attrs
+    t = Table(title=f"NashConv per lance · {a.get('variant')} · {a.get('deal')} · {a.get('info')} information",
+              caption=f"{a.get('units')}; {a.get('method')}")
+    for c in ("Lance", "Declared", "Nodes", "Iterations", "NashConv (lower bound)", "In-sample", "Value (team 0)"):
+        t.add_column(c, justify="left" if c in ("Lance", "Declared") else "right")
+    for _, r in df.iterrows():
+        nc = "–" if r["nashconv"] is None or r["nashconv"] != r["nashconv"] else \
+            f"{r['nashconv']:.3f} ± {r['nashconv_se']:.3f}"
+        ni = "–" if r["nashconv_in"] is None or r["nashconv_in"] != r["nashconv_in"] else \
+            f"{r['nashconv_in']:.3f} ± {r['nashconv_in_se']:.3f}"
+        val = "–" if r["value_team0"] is None or r["value_team0"] != r["value_team0"] else \
+            f"{r['value_team0']:+.3f} ± {r['value_se']:.3f}"
+        t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]), nc, ni,
+                  val)
+    return _console_text(t)
+
+
+# --------------------------------------------------------------------------- dispatch
+
+def to_json(res) -> str:
+    """One JSON object (a dict, or a result's ``to_dict()``), one line."""
+    from musstats.base.jsonable import jsonable
+
+    return json.dumps(jsonable(res if isinstance(res, dict) else res.to_dict()), ensure_ascii=False) + "\n"
+
+
+def render(res) -> str:
+    """The terminal text of any result object."""
+    from musstats.analysis.discard import DiscardResult, MusAdvice
+    from musstats.analysis.odds import OddsResult
+    from musstats.analysis.ordago import OrdagoResult
+
+    if isinstance(res, OddsResult):
+        return render_odds(res)
+    if isinstance(res, DiscardResult):
+        return render_discard(res)
+    if isinstance(res, MusAdvice):
+        return render_mus(res)
+    if isinstance(res, OrdagoResult):
+        return render_ordago(res)
+    raise TypeError(f"no renderer for {type(res).__name__}")
+
+
+def to_csv(res) -> str:
+    """The CSV text of any result object that has rows."""
+    from musstats.analysis.discard import DiscardResult, MusAdvice
+    from musstats.analysis.odds import OddsResult
+
+    if isinstance(res, OddsResult):
+        return odds_csv(res)
+    if isinstance(res, DiscardResult):
+        return discard_csv(res)
+    if isinstance(res, MusAdvice):
+        return mus_csv(res)
+    raise TypeError(f"no CSV form for {type(res).__name__}")
+
+
+def emit(res, fmt: str) -> str:
+    """The text of ``res`` in ``fmt`` (table, json or csv)."""
+    if fmt == "json":
+        return to_json(res)
+    if fmt == "csv":
+        return to_csv(res)
+    return render(res)
+
+
+# --------------------------------------------------------------------------- órdago at equilibrium (issue 14)
+
+def render_ordago_eq(res) -> str:
+    """:func:`render_ordago` with the equilibrium figures beside the random-hands ones (when
+    the result has them)."""
+    from rich.table import Table
+
+    d = res.to_dict()
+    if "equilibrium" not in d:
+        return render_ordago(res)
+    eq = d["equilibrium"]
+    sc = d["score"]
+    pct = lambda x: "–" if x is None else f"{100 * x:.2f} %"  # noqa: E731
+
+    def pm(x, se):
+        return "–" if x is None else pct(x) + ("" if se is None else f" ± {100 * se:.2f}")
+
+    t = Table(title=title(d, f"órdago a {d['lance']} at {sc['us']}-{sc['them']} (a {sc['target']})"))
+    t.add_column("")
+    t.add_column("random hands (comparison)", justify="right")
+    t.add_column("equilibrium", justify="right")
+    c = (eq or {}).get("call") or {}
+    a = (eq or {}).get("answer") or {}
+    call_txt = "–" if not c else (f"{'call' if c['decision'] == 'call' else 'pass'} "
+                                  f"(órdago {100 * c['p_call']:.0f} %{', mixed' if c['mixed'] else ''})")
+    acc_txt = "–" if not a else (f"{a['decision']} (quiero {100 * a['p_accept']:.0f} %"
+                                 f"{', mixed' if a['mixed'] else ''})")
+    t.add_row("[b]Calling[/b] (your first turn" + (f": after {','.join(c['history'])}" if c.get("history") else "")
+              + ")", "", "")
+    t.add_row("  P(they accept our órdago)", "100 % (assumed)", pm(c.get("p_they_accept"), c.get("p_they_accept_se")))
+    t.add_row(f"  P(win {d['lance']} | they accept)", pct(d["p_lance"]),
+              pm(c.get("p_win_lance_if_accepted"), c.get("p_win_lance_if_accepted_se")))
+    t.add_row("  P(win the game) if we call", pct(d["p_lance"]), pct(c.get("p_win_game_if_call")))
+    t.add_row("  P(win the game) if we pass", pct(d["p_game"]), pct(c.get("p_win_game_if_pass")))
+    t.add_row("  decision", "call" if d["call"] else "don't call", call_txt)
+    t.add_row("[b]Against their órdago[/b]" + (f" (after {','.join(a['history'])})" if a.get("history") else ""),
+              "", "")
+    t.add_row(f"  P(win {d['lance']} | they called it)", pct(d["p_lance"]),
+              pm(a.get("p_win_lance_if_called"), a.get("p_win_lance_if_called_se")))
+    t.add_row("  P(win the game) if we accept", pct(d["p_lance"]), pct(a.get("p_win_game_if_accept")))
+    t.add_row("  P(win the game) if we refuse", pct(d["p_game_if_we_refuse"]), pct(a.get("p_win_game_if_refuse")))
+    t.add_row("  decision", "accept" if d["accept"] else "refuse", acc_txt)
+    gm = d["game_model"]
+    foot = (f"Random hands: lance {d['p_lance_method']}, {d['p_lance_basis']}; game: en-paso model, "
+            f"{gm['deals']:,} deals ({gm['source']}, seed {gm['seed']}).\n")
+    if eq and eq.get("iterations") is not None:
+        nc = eq.get("nashconv") or {}
+        ncs = ("not measured" if nc.get("nashconv") is None else
+               f"≥ {nc['nashconv']:.4f} ± {nc.get('nashconv_se') or 0:.4f} (in-sample {nc.get('nashconv_in') or 0:.4f})")
+        foot += (f"Equilibrium: the {d['lance']} betting"
+                 + (f" ({eq['declared']} declared)" if eq.get("declared") else "")
+                 + f" solved at {eq['score_team0']}-{eq['score_team1']} (mano's team first) with P(win the game) "
+                 f"as the payoff, {eq['iterations']} iterations ({eq['strategy_source']}); NashConv {ncs} P(win the "
+                 f"game); figures over {eq.get('deals', 0):,} deals weighted by the others' equilibrium reach "
+                 f"(seed {eq.get('trials_seed')}).\n")
+    out = _console_text(t) + foot + "Random hands: " + d["advice"] + "\n"
+    if c or a:
+        parts = []
+        if c:
+            parts.append(f"{'call the órdago' if c['decision'] == 'call' else 'do not call'} "
+                         f"(P(win the game) {pct(c['p_win_game_if_call'])} calling, {pct(c['p_win_game_if_pass'])} "
+                         f"passing)")
+        if a:
+            parts.append(f"against theirs, {a['decision']} ({pct(a['p_win_game_if_accept'])} accepting, "
+                         f"{pct(a['p_win_game_if_refuse'])} refusing)")
+        out += "Equilibrium: " + "; ".join(parts) + ".\n"
+    for n in d["notes"]:
+        out += f"note: {n}\n"
+    return out
+
+
+def ordago_csv(res) -> str:
+    """CSV of an órdago result: one row (random-hands and equilibrium columns) after the
+    metadata comment block."""
+    d = res.to_dict()
+    df = res.to_frame()
+    rows = [{k: (None if v != v else v) if isinstance(v, float) else v for k, v in r.items()}
+            for r in df.to_dict("records")]
+    return meta_comment({k: v for k, v in d.items() if k not in df.columns}) + _rows_csv(rows)

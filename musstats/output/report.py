@@ -12,25 +12,26 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.tables.hands import LANCES
-from musstats.base.files import atomic_write_text, frame_to_markdown, write_frame
-from musstats.rules.seats import SEATS
+from musstats.base.files import atomic_write_text
+from musstats.output.files import frame_to_markdown, write_frame
+from musstats.rules.labels import LANCE_ES, LANCES, SEAT_ES, SEATS
+
+__all__ = ["CHART", "CSV_DECIMALS", "GAME_DEALS", "GAME_SEED", "seat_table", "build_report"]
 
 #: charts of the report are this size (pixels at 100 dpi)
 CHART = (12.0, 6.0, 100.0)
 #: example hand, seat and lance for the hand, totals and convergence charts
-EXAMPLE = {"hand": "R R 7 A", "seat": "mano", "keep": "R R", "lance": "pares", "trials": 200_000, "seed": 1}
+EXAMPLE: dict[str, Any] = {"hand": "R R 7 A", "seat": "mano", "keep": "R R", "lance": "pares", "trials": 200_000,
+                           "seed": 1}
 #: decimals of the numbers in the report's CSV tables
 CSV_DECIMALS = 6
 #: the game model of the report (the default of ``musstats game``)
 GAME_DEALS, GAME_SEED = 4_000_000, 1
-SEAT_ES = {"mano": "Mano", "second": "Segundo (second)", "third": "Tercero (third)", "postre": "Postre"}
-LANCE_ES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
 
 
 def _pct(x: float, d: int = 1) -> str:
@@ -74,7 +75,7 @@ def _overview(df) -> str:
 
 def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
     a = df.attrs
-    disc = a["discard"]
+    disc = a["mus"]
     pol = disc["others_discard_by"]
     lines = [f"## {v.name}", ""]
     if pol != "table":
@@ -83,13 +84,13 @@ def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
                   f"`python scripts/build_discard_table.py --variant {v.name}` and run `make report` again.", ""]
     lines += [
         f"{a['hands']} hands × {len(a['seats'])} seats; full table: [{csv_name}]({csv_name}) "
-        f"(columns described in `musstats/tablegen.py`).  Odds exact; after-mus EVs by Monte Carlo, "
-        f"{disc['trials_per_keep_set']:,} deals per keep-set, seed {disc['seed']}, the others discarding by "
-        f"`{pol}`; game model: {model.outcomes.deals:,} deals (seed {model.outcomes.seed}, {model.outcomes.source}).",
+        f"(columns described in `musstats/analysis/table.py`).  Odds exact; the mus advice by Monte Carlo "
+        f"on the deals in which the other three ask for mus, {disc['trials_per_keep_set']:,} deals per keep-set, "
+        f"seed {disc['seed']}, the others discarding by `{pol}`; game model: {model.outcomes.deals:,} deals (seed {model.outcomes.seed}, {model.outcomes.source}).",
         "",
         "### Overview", "",
-        "Deal shares are weighted by how often each hand is dealt; *following the advice* takes, for each hand, "
-        "the better of cutting now and one mus round with the best keep-set.  An órdago at 0-0 pays when "
+        "Deal shares are weighted by how often each hand is dealt; *following the advice* adds, for each hand "
+        "where asking for mus is advised, its gain on the deals in which the others ask too.  An órdago at 0-0 pays when "
         "P(win the lance) reaches the break-even to call (P(win the game) without it); accept one when it "
         "exceeds the break-even to accept.", "",
         _overview(df),
@@ -109,12 +110,45 @@ def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
         f"![{EXAMPLE['hand']}, {v.name}]({img['hand']})", "",
         f"![convergence, {v.name}]({img['convergence']})", "",
         "### Strategy by seat", "",
-        "P(team) per lance is exact (cutting now); *Mus − cut* is the gain of one mus round keeping *Best keep*; "
-        "*(close)* = within 2 standard errors; *Órdago at 0-0* lists the lances where calling pays.", "",
+        "P(team) per lance is exact (cutting now); *Mus − cut* is the gain of one mus round keeping *Best keep*, "
+        "on the deals in which the other three ask for mus (as `musstats mus`); *(close)* = within 2 standard "
+        "errors; *Órdago at 0-0* lists the lances this hand can bet in where calling pays.", "",
     ]
     for seat in [s for s in SEATS if s in set(df["seat"])]:
         lines += [f"<details><summary>{SEAT_ES[seat]} — {v.name}</summary>", "",
                   frame_to_markdown(seat_table(df, seat)), "</details>", ""]
+    return "\n".join(lines)
+
+
+def _betting_section(out: Path, log: Callable[[str], None]) -> str:
+    """The betting section: how close to equilibrium the shipped strategies are, who bets and
+    who goes órdago at his first turn, and how the solver converges."""
+    from musstats.analysis.betting import convergence_frame, exploitability_table
+    from musstats.analysis.table import bet_grid
+    from musstats.output import plots
+
+    lines = ["## Betting (8 reyes, equilibrium)", "",
+             "The betting of every lance is solved as a game between the four players (CFR over the hands as dealt; "
+             "each player sees only his own hand).  An accepted órdago is worth the stones-equivalent of a game "
+             "won at 0-0.  See `musstats bet` and the README for the method and its figures.", "",
+             "### How close to equilibrium", "",
+             "NashConv in stones per lance: the sum over the four seats of what a best response would gain.  The "
+             "first column is a lower bound (responses chosen on one sample of deals and valued on another), the "
+             "second the in-sample value (biased up): the truth lies between.", ""]
+    ex = exploitability_table(deal="as-dealt", info="private")
+    show = ex[["lance", "pattern", "decision_nodes", "nashconv", "nashconv_se", "nashconv_in", "value_team0"]]
+    lines += [frame_to_markdown(show), ""]
+    lines += ["### Who bets at his first turn", ""]
+    for lance in ("grande", "chica", "pares", "juego"):
+        rel = f"img/betting-{lance}.png"
+        plots.save_figure(plots.plot_bet_heatmap(bet_grid(lance), size=CHART), out / rel)
+        lines += [f"![P(bet) and P(órdago), {LANCE_ES[lance]}]({rel})", ""]
+    log("betting: heatmaps")
+    rel = "img/betting-convergence.png"
+    frames = {lance: convergence_frame(lance, iterations=400, every=25) for lance in ("grande", "chica")}
+    plots.save_figure(plots.plot_cfr_convergence(frames, size=CHART), out / rel)
+    lines += ["### Convergence of the solver", "", f"![NashConv against iterations]({rel})", ""]
+    log("betting: convergence")
     return "\n".join(lines)
 
 
@@ -131,15 +165,19 @@ def build_report(
     runner=None,
     log: Callable[[str], None] | None = None,
     progress_factory: Callable | None = None,
+    betting: bool = True,
 ) -> dict:
     """Regenerate the report in ``out_dir``; returns the timings (seconds) by step.
 
     ``hands``: restrict the tables (quick runs, tests).  The charts and CSVs of earlier
     builds are removed first (``out_dir/img`` and ``out_dir/table-*.csv``).
     """
-    from musstats.output import plots
     from musstats.analysis import table as tablegen
+    from musstats.analysis.convergence import convergence_data
     from musstats.analysis.game import game_model
+    from musstats.analysis.odds import odds
+    from musstats.analysis.totals import totals_distribution
+    from musstats.output import plots
     from musstats.rules.variant import make_variant
 
     log = log or (lambda msg: None)
@@ -165,22 +203,24 @@ def build_report(
         model = game_model(v, deals=game_deals, seed=game_seed, cache=False)
         t1 = time.perf_counter()
         log(f"{v.name}: game model {t1 - t0:.1f} s")
-        start = advance = None
-        close = None
-        if progress_factory is not None:
-            start, advance, close = progress_factory(f"{v.name} table")
+        bar = progress_factory(f"{v.name} table") if progress_factory is not None else None
         try:
-            df = tablegen.strategy_table(v, hands=hands, trials=trials, seed=seed, model=model, runner=runner,
-                                         progress=advance, on_start=start)
+            res = tablegen.strategy_table(v, hands=hands, trials=trials, seed=seed, model=model, runner=runner,
+                                          progress=bar)
         finally:
-            if close:
-                close()
+            if bar is not None:
+                bar.close()
+        if res.partial:
+            raise KeyboardInterrupt
+        df = res.to_frame()
         t2 = time.perf_counter()
         timings[f"{v.name} table"] = t2 - t1
         log(f"{v.name}: table of {len(df)} rows {t2 - t1:.1f} s")
         csv_name = f"table-{v.name}.csv"
-        # 6 decimals: far below the Monte Carlo noise, and a third of the size of full precision
-        write_frame(df.round(CSV_DECIMALS), out / csv_name)
+        # 6 decimals: far below the Monte Carlo noise, and a third of the size of full precision;
+        # the metadata without the timings, so that a rebuild writes the same bytes
+        meta = {k: v_ for k, v_ in df.attrs.items() if not k.startswith("seconds")}
+        write_frame(df.round(CSV_DECIMALS), out / csv_name, meta=meta)
         img: dict[str, str] = {}
 
         def save(key: str, fig) -> None:
@@ -192,27 +232,31 @@ def build_report(
         for lance in ("grande", "chica", "pares", "juego"):
             save(f"heatmap-{lance}", plots.plot_heatmap(df, lance, v, size=CHART))
         save("game", plots.plot_game(model, size=CHART))
-        save("totals", plots.plot_totals(plots.totals_distribution(v), size=CHART))
-        save("totals-keep", plots.plot_totals(plots.totals_distribution(v, cards=EXAMPLE["hand"],
-                                                                        keep=EXAMPLE["keep"]), size=CHART))
-        save("hand", plots.plot_hand(EXAMPLE["hand"], EXAMPLE["seat"], v, size=CHART))
-        conv = plots.convergence_data(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["lance"], v,
-                                      trials=example_trials, seed=EXAMPLE["seed"])
+        save("totals", plots.plot_totals(totals_distribution(v), size=CHART))
+        save("totals-keep", plots.plot_totals(totals_distribution(v, cards=EXAMPLE["hand"], keep=EXAMPLE["keep"]),
+                                              size=CHART))
+        save("hand", plots.plot_hand(odds(EXAMPLE["hand"], EXAMPLE["seat"], variant=v), size=CHART))
+        conv = convergence_data(EXAMPLE["hand"], EXAMPLE["seat"], lance=EXAMPLE["lance"], variant=v,
+                                trials=example_trials, seed=EXAMPLE["seed"])
         save("convergence", plots.plot_convergence(conv, size=CHART))
         t3 = time.perf_counter()
         timings[f"{v.name} charts"] = t3 - t2
         timings[f"{v.name} game model"] = t1 - t0
         log(f"{v.name}: charts {t3 - t2:.1f} s")
         sections.append(_variant_section(v, df, img, csv_name, model))
+    if betting:
+        t0 = time.perf_counter()
+        sections.append(_betting_section(out, log))
+        timings["betting"] = time.perf_counter() - t0
     head = [
         "# musstats report: strategy tables and charts", "",
         "Generated by `make report` (`scripts/make_report.py`); do not edit by hand — every file under "
         "`reports/` is rebuilt from scratch with fixed seeds, so a rebuild gives the same content.", "",
-        "Rules: [RULES.md](../../shared/RULES.md) as implemented by musstats (game to 40, juego real off). "
+        "Rules: [the rules musstats implements](../musstats/docs/rules.md) (game to 40, juego real off). "
         "*EV* is expected net stones en paso (ours minus theirs, no betting); *P(team)*: our team holds the best "
         "hand of the lance (pares, juego and punto only when the lance is played).  The mus advice compares "
         "cutting now (exact) with one mus round in which we keep the best keep-set and the other three discard "
-        "by the strategy table (it assumes everybody says mus).  The órdago numbers are those of "
+        "by the strategy table, on the deals in which the other three ask for mus.  The órdago numbers are those of "
         "`musstats ordago` at 0-0.", "",
         "Variants: " + ", ".join(f"[{make_variant(n).name}](#{make_variant(n).name})" for n in variants) + ".", "",
     ]

@@ -21,6 +21,8 @@ from typing import Iterable
 from musstats.base.errors import MusError
 from musstats.rules.variant import FACES
 
+__all__ = ["ACCEPTED", "Card", "parse_cards", "check_physical", "parse_hand"]
+
 _WORDS = {
     "r": 12, "rey": 12, "reyes": 12, "12": 12,
     "c": 11, "caballo": 11, "11": 11,
@@ -66,6 +68,8 @@ def _parse_token(tok: str) -> list[Card]:
         return [Card(_WORDS[tok], suit)]
     if re.search(r"1[012]", tok):
         raise MusError(f"ambiguous card token {tok!r}: write 10, 11, 12 separated by spaces")
+    if tok.isdigit() and "1" in tok:
+        raise MusError(f"unknown card {tok!r}; accepted: {ACCEPTED} (separate the cards with spaces)")
     bad = [ch for ch in tok if ch not in _SINGLE]
     if bad:
         raise MusError(f"unknown card {bad[0]!r} in {tok!r}; accepted: {ACCEPTED}")

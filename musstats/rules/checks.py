@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import secrets
-from typing import Any, Iterable
+from typing import Any, Iterable, overload
 
 from musstats.base.errors import MusError
 from musstats.rules.labels import LANCE_ALIASES, LANCES
@@ -84,6 +84,14 @@ def seed(x: Any) -> int:
     return whole(x, "seed", 0, MAX_SEED)
 
 
+@overload
+def trials(x: Any, default: int, hi: int = MAX_TRIALS, what: str = "trials") -> int: ...
+
+
+@overload
+def trials(x: Any, default: None, hi: int = MAX_TRIALS, what: str = "trials") -> int | None: ...
+
+
 def trials(x: Any, default: int | None, hi: int = MAX_TRIALS, what: str = "trials") -> int | None:
     """A number of deals from 1 to ``hi`` (``default`` when None)."""
     if x is None:
@@ -115,7 +123,7 @@ def threads(x: Any) -> int | None:
         return None
     import numba
 
-    top = int(numba.config.NUMBA_NUM_THREADS)
+    top = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     return whole(x, f"threads (1..{top} on this machine, NUMBA_NUM_THREADS)", 1, top)
 
 

@@ -6,12 +6,14 @@ help texts and aliases.  Seats are named in the order of speech from mano.
 
 from __future__ import annotations
 
-__all__ = ["LANCES", "LANCE_ES", "LANCE_EN", "LANCE_ALIASES", "COUNT_LANCES", "SEATS", "SEAT_ES",
-           "SEATS_BY_PLAYERS", "SEAT_ORDINALS", "LAST_SEAT", "PARES_NAMES", "TEAM_NAMES", "lance_title"]
+__all__ = ["LANCES", "GRANDE", "CHICA", "PARES", "JUEGO", "PUNTO", "LANCE_ES", "LANCE_EN", "LANCE_ALIASES", "COUNT_LANCES", "SEATS", "SEAT_ES",
+           "SEATS_BY_PLAYERS", "SEAT_ORDINALS", "LAST_SEAT", "PARES_NAMES", "TEAM_NAMES", "POLICY_HELP", "lance_title"]
 
 #: the lances in the order they are played and counted (punto replaces juego when nobody
 #: holds juego)
 LANCES = ("grande", "chica", "pares", "juego", "punto")
+#: the index of each lance in ``LANCES`` (and in every per-lance array)
+GRANDE, CHICA, PARES, JUEGO, PUNTO = range(5)
 #: how a lance is written in titles and table headers
 LANCE_ES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
 #: English glosses
@@ -47,3 +49,14 @@ TEAM_NAMES = ("mano and third", "second and postre")
 def lance_title(lance: str) -> str:
     """``"Grande"`` for ``"grande"``."""
     return LANCE_ES[lance]
+
+
+#: the discard policies of the other players (``--policy``; :mod:`musstats.tables.policies`)
+POLICY_HELP = {
+    "table": "the shipped discard strategy table (the best keep-set of every hand and seat, by iterated best "
+             "response)",
+    "reyes-pairs": "keep reyes and every card of a pair",
+    "grande": "keep reyes only",
+    "chica": "keep ases and the next-lowest rank (the 4s with 8 reyes)",
+    "31": "keep 10-point cards, plus an as beside three of them",
+}

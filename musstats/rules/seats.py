@@ -8,12 +8,23 @@ individual play every player is his own team.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where an array is built: importing the rules stays light (--help)
+    import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.rules.labels import LAST_SEAT, SEAT_ORDINALS, SEATS, SEATS_BY_PLAYERS
+
+def _is_int(x: object) -> bool:
+    try:
+        operator.index(x)  # int, numpy integers
+    except TypeError:
+        return False
+    return True
+
 
 __all__ = ["Seating", "SEATS", "FOUR", "parse_seat", "team_of", "team_array", "ACCEPTED_SEATS"]
 
@@ -29,7 +40,7 @@ class Seating:
 
     def __post_init__(self) -> None:
         p = self.players
-        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 2 <= p <= 6:
+        if isinstance(p, bool) or not _is_int(p) or not 2 <= p <= 6:
             raise MusError(f"players must be a whole number from 2 to 6, got {p!r}")
         object.__setattr__(self, "players", int(p))
         object.__setattr__(self, "individual", bool(self.individual))
@@ -52,6 +63,8 @@ class Seating:
 
     def team_array(self) -> np.ndarray:
         """int64 [players]: the team of each seat index (the kernels' form)."""
+        import numpy as np
+
         return np.array(self.teams, np.int64)
 
     def name(self, seat: int) -> str:

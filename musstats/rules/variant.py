@@ -13,6 +13,9 @@ from functools import lru_cache
 
 from musstats.base.errors import MusError
 
+__all__ = ["DECKS", "VARIANT_NAMES", "JUEGO_REAL", "TARGETS", "SUITS", "FACES", "FACE_POINTS", "CardClass",
+           "Variant", "make_variant"]
+
 DECKS = ("8-reyes", "4-reyes")
 #: --variant values: the two decks, and ten kings (on top of 8 reyes)
 VARIANT_NAMES = ("8-reyes", "4-reyes", "ten-kings")
@@ -98,6 +101,15 @@ class Variant:
     def n_ranks(self) -> int:
         """Number of distinct effective ranks."""
         return 1 + max(c.rank for c in self.classes)
+
+    def cache_key(self, *, target: bool = True) -> str:
+        """Every switch that can change a result, as a short stable text (for cache keys);
+        ``target=False`` leaves out the game target (for results that do not depend on it)."""
+        parts = [self.deck, f"jr-{self.juego_real}", f"tk{int(self.ten_kings)}", f"rd{int(self.redeal_4567)}",
+                 f"mv{int(self.mus_visto)}"]
+        if target:
+            parts.append(f"t{self.target}")
+        return ".".join(parts)
 
     def describe(self) -> dict:
         """All switches as a JSON-friendly dict."""

@@ -15,15 +15,16 @@ from math import comb
 
 import numpy as np
 
+from musstats.rules.labels import CHICA, GRANDE, JUEGO, LANCES, PARES, PARES_NAMES, PUNTO
 from musstats.rules.cards import Card
 from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
-LANCES = ("grande", "chica", "pares", "juego", "punto")
-GRANDE, CHICA, PARES, JUEGO, PUNTO = range(5)
+__all__ = ["LANCES", "GRANDE", "CHICA", "PARES", "JUEGO", "PUNTO", "JUEGO_ORDER", "PARES_NAMES",
+           "HandTables", "hand_tables", "hand_cards"]
+
 #: Juego totals from worst to best (RULES.md): 33 < 34 < ... < 40 < 32 < 31.
 JUEGO_ORDER = (33, 34, 35, 36, 37, 40, 32, 31)
-PARES_NAMES = ("none", "par", "medias", "duples")
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,15 +117,15 @@ def _hand_tables(variant: Variant) -> HandTables:
     cls4 = np.zeros((n, 4), dtype=np.int8)
     weight = np.zeros(n, dtype=np.int64)
     idx4 = np.full(k**4, -1, dtype=np.int32)
-    raw = {name: [] for name in LANCES}
+    raw: dict[str, list] = {name: [] for name in LANCES}
     held_p, held_j = [], []
     value = np.zeros((5, n), dtype=np.int8)
     points = np.zeros(n, dtype=np.int8)
     pares_cat = np.zeros(n, dtype=np.int8)
     real31 = np.zeros(n, dtype=bool)
     labels = []
-    for h_i, h in enumerate(hands):
-        h = tuple(sorted(h, key=lambda i: (classes[i].rank, i), reverse=True))
+    for h_i, h0 in enumerate(hands):
+        h = tuple(sorted(h0, key=lambda i: (classes[i].rank, i), reverse=True))
         cls4[h_i] = h
         for i in h:
             counts[h_i, i] += 1
@@ -177,10 +178,24 @@ def _hand_tables(variant: Variant) -> HandTables:
     key[PARES] = _dense(raw["pares"], held_p)
     key[JUEGO] = _dense(raw["juego"], held_j)
     key[PUNTO] = _dense(raw["punto"], [not j for j in held_j])
-    for h_i, h in enumerate(cls4):
-        for perm in set(permutations(int(x) for x in h)):
+    for h_i, row in enumerate(cls4):
+        for perm in set(permutations(int(x) for x in row)):
             idx4[((perm[0] * k + perm[1]) * k + perm[2]) * k + perm[3]] = h_i
     for arr in (counts, cls4, weight, idx4, key, value, points, pares_cat, real31):
         arr.setflags(write=False)
     return HandTables(variant, k, class_count, counts, cls4, weight, idx4, key, value, points,
                       pares_cat, real31, tuple(labels))
+
+
+def hand_cards(h: int, variant: Variant) -> list[Card]:
+    """Representative physical cards of hand index ``h``."""
+    t = hand_tables(variant)
+    out: list[Card] = []
+    for c in t.cls4[h]:
+        cl = variant.classes[int(c)]
+        if len(cl.suits) == 4 or (len(cl.suits) > 1 and variant.class_of(cl.faces[0], None) == int(c)):
+            out.append(Card(cl.faces[0]))  # an unsuited card names this class
+        else:  # a suit-named class (sota de oros, the ten-kings jokers): one suit per card
+            used = sum(1 for x in out if x.face == cl.faces[0] and x.suit in cl.suits)
+            out.append(Card(cl.faces[0], cl.suits[used]))
+    return out

@@ -11,6 +11,8 @@ import numpy as np
 from musstats.tables.hands import hand_tables
 from musstats.rules.variant import Variant
 
+__all__ = ["KernelTables", "kernel_tables", "lance_table"]
+
 
 @dataclass(frozen=True, eq=False)
 class KernelTables:

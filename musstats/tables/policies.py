@@ -16,18 +16,16 @@ import numpy as np
 from musstats.rules.cards import Card
 from musstats.base.errors import MusError
 from musstats.tables.hands import hand_tables
+from musstats.rules.labels import POLICY_HELP
 from musstats.rules.variant import Variant
+
+__all__ = ["KEEP_ALL", "HEURISTICS", "POLICIES", "POLICY_HELP", "keep_options", "keep_mask_for",
+           "heuristic_policy", "table_path", "load_table", "get_policy", "policy_digest", "cut_flags",
+           "visto_policy"]
 
 KEEP_ALL = 15
 HEURISTICS = ("reyes-pairs", "grande", "chica", "31")
 POLICIES = ("table",) + HEURISTICS
-POLICY_HELP = {
-    "table": "the shipped discard strategy table (iterated best response)",
-    "reyes-pairs": "keep reyes and every card of a pair",
-    "grande": "keep reyes only",
-    "chica": "keep ases and the next-lowest rank",
-    "31": "keep 10-point cards, plus an as beside three of them",
-}
 
 
 def keep_options(h: int, variant: Variant = Variant()) -> list[tuple[int, tuple[int, ...], str]]:
@@ -197,5 +195,8 @@ def cut_flags(variant: Variant = Variant()) -> np.ndarray:
 def visto_policy(policy: np.ndarray, variant: Variant = Variant()) -> np.ndarray:
     """The policy of the mus-visto round: hands a player would cut with are kept whole."""
     out = np.array(policy, np.uint8)
-    out[cut_flags(variant)] = KEEP_ALL
+    flags = cut_flags(variant)
+    if out.shape[0] != flags.shape[0]:  # another table of seats: mano's flags at every seat
+        flags = np.tile(flags[:1], (out.shape[0], 1))
+    out[flags] = KEEP_ALL
     return out

@@ -1,0 +1,627 @@
+"""Kernels of *public chance sampling* for the betting solver (private; see
+musstats.engines.betting.vector).
+
+To update (or value) one owner ``k`` -- a seat in the private model, a team in the pooled
+one -- a *sample* fixes the hands of the three seats other than one seat ``i`` of ``k``
+and enumerates **every** hand ``L[j]`` of seat ``i`` at once, each with its exact
+conditional weight given the others' twelve cards:
+
+    w_j = sw[b] * ways(L[j] | the remaining cards) / C(n_remaining, 4),
+
+``ways`` the number of card combinations of the hand among the remaining cards, so that
+``w_j = P(hand of i = L[j] | the others' hands)`` times the sample's weight ``sw[b]``: the
+joint distribution of the four hands is the real one, card removal included.  ``L``
+holds the hands of seat ``i`` that fit its public declaration; the others are dealt from
+the full deck and redrawn until they fit theirs (:func:`_draw`), or given explicitly
+(``hands``, ``sw``: the tests enumerate them).  Together they weigh every deal of the
+subgame by its probability times a constant per enumerated seat (``P(subgame) / P(the
+other three fit)``), which neither regret matching nor ratio estimates see.
+
+The others' reach is one number per node (their hands are fixed); the values of ``k`` are
+vectors over the enumerated hands: one backward pass updates every infoset of ``k`` that
+the others reach.  Subtrees the others never reach are skipped.
+
+**Layout ("T-layout").**  Strategies, regrets and sums are 2-D arrays [rows, MS],
+state-minor: owner ``k``'s node ``n`` and action ``a`` is row ``rb[k] + noff[n] + a``, its
+state ``s`` column ``s`` (``s < m[k] <= MS``; the other columns are padding).  A seat
+owner's states are the positions in the list of its seat's possible hands (``pos[q, h]``):
+the enumerated hand ``j`` *is* state ``j`` and the loops over ``j`` are contiguous.  A team
+owner's states are the pooled team states (:func:`musstats._kernels.betting.team_state`),
+gathered per hand.
+
+**Tasks and threads.**  The samples of a call are cut into fixed chunks ``bounds[c] ..
+bounds[c + 1]``; a *task* is (owner, chunk), with its own generator state ``seeds[task]``
+and its own accumulator, summed afterwards in task order: the results do not depend on
+the number of threads.  One call can update several owners (one launch of the thread
+pool: on a loaded machine each launch can wait for a time slice).
+
+Packed arguments: ``G = (tr, ow, order, Lall, Ln, pos, eseat)`` -- the tree ``tr`` int64
+[8, N] (rows ``T_*``: terminal?, first child, actions, owner (-1 at terminals), row of the
+terminal in ``U``, offset of the node's actions in its owner's block, row of the node in
+the value array, index among the terminal nodes), the owners ``ow`` int64 [5, owners]
+(rows ``O_*``: first row, states, kind 0 seat / 1 team, the seat or team, team), the
+decision nodes children first (``order``), each seat's hands that fit (``Lall[q,
+:Ln[q]]``), their positions ``pos`` and each owner's enumerated seat ``eseat``; and ``D =
+(card_class, idx4, cls_cnt, nzc, nzn, nnz, binom, tab, hold, req)`` -- the class of each
+physical card, the hand index of 4 classes, the cards per class, each hand's classes and
+counts, binomials, the lance table, who holds the lance and what each seat must hold
+(-1: anything).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from musstats._kernels.betting import outcome_of_scores, team_state
+from musstats._kernels.dealing import hand_index, shuffle
+from musstats._kernels.lances import seat_row
+
+__all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "O_TB", "O_M",
+           "O_KIND", "O_IDX", "O_TEAM", "sample_others", "own_weights", "vec_regrets", "vec_terminal_sums",
+           "vec_values", "dcfr_update_owner", "average_owner", "own_reach_terminal"]
+
+T_TERM, T_FIRST, T_NACT, T_OWNER, T_TROW, T_NOFF, T_ROW, T_TZ = range(8)
+O_TB, O_M, O_KIND, O_IDX, O_TEAM = range(5)
+
+
+# ---------------------------------------------------------------------------
+# samples of the other three seats
+
+
+@njit(cache=True, inline="always")
+def _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb):
+    """Deal the seats other than ``seat`` from ``deck`` (a permutation of the physical cards,
+    shuffled in place) until each seat ``q`` with ``req[q] >= 0`` has ``hold[hand] == req[q]``;
+    hand indices into ``hb`` (-1 at ``seat``).  Returns the number of deals drawn."""
+    n_deck = deck.shape[0]
+    att = 0
+    while True:
+        att += 1
+        shuffle(deck, n_deck, st, 12)
+        j = n_deck
+        ok = True
+        for q in range(4):
+            if q == seat:
+                hb[q] = -1
+                continue
+            for i in range(4):
+                j -= 1
+                h4[i] = deck[j]
+            h = hand_index(h4, card_class, k_cls, idx4)
+            hb[q] = h
+            if req[q] >= 0 and hold[h] != req[q]:
+                ok = False
+                break
+        if ok:
+            return att
+
+
+@njit(cache=True)
+def sample_others(seeds, bounds, seat, card_class, req, hold, k_cls, idx4, out, tries):
+    """The samples :func:`vec_regrets` draws for one owner, chunk ``c`` from ``seeds[c]``: hand
+    indices int64 into ``out`` [n, 4] (-1 in the column of ``seat``), draws per chunk into
+    ``tries`` (for the tests and the acceptance rates)."""
+    n_chunks = bounds.shape[0] - 1
+    for c in range(n_chunks):
+        st = seeds[c].copy()
+        deck = np.arange(card_class.shape[0])
+        h4 = np.empty(4, np.int64)
+        hb = np.empty(4, np.int64)
+        att = 0
+        for b in range(bounds[c], bounds[c + 1]):
+            att += _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+            for q in range(4):
+                out[b, q] = hb[q]
+        tries[c] = att
+
+
+@njit(cache=True, inline="always")
+def _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem):
+    for c in range(cls_cnt.shape[0]):
+        rem[c] = cls_cnt[c]
+    for q in range(4):
+        if q != seat:
+            h = hb[q]
+            for i in range(nnz[h]):
+                rem[nzc[h, i]] -= nzn[h, i]
+
+
+@njit(cache=True, inline="always")
+def _ways(h, rem, nzc, nzn, nnz, binom):
+    w = 1
+    for i in range(nnz[h]):
+        w *= binom[rem[nzc[h, i]], nzn[h, i]]
+    return w
+
+
+@njit(cache=True)
+def own_weights(hb, seat, L, cls_cnt, nzc, nzn, nnz, binom, inv_total):
+    """``P(hand of seat = L[j] | the other seats' hands hb)``: float64 [len(L)] (the weights
+    of :func:`vec_regrets`, for the tests)."""
+    rem = np.empty(cls_cnt.shape[0], np.int64)
+    _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem)
+    out = np.empty(L.shape[0])
+    for j in range(L.shape[0]):
+        out[j] = _ways(L[j], rem, nzc, nzn, nnz, binom) * inv_total
+    return out
+
+
+@njit(cache=True, inline="always")
+def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate):
+    """One sample: the weights ``wj``, states ``sj`` (of owner ``k``) and outcome codes ``oj``
+    of the enumerated hands, and the fixed states ``ostate`` of the other owners.  Returns
+    the sum of the weights."""
+    cls_cnt, nzc, nzn, nnz, binom, tab = D[2], D[3], D[4], D[5], D[6], D[7]
+    _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem)
+    for q in range(4):
+        hs[q] = hb[q]
+    n_own = ow.shape[1]
+    for k2 in range(n_own):
+        if k2 == k:
+            continue
+        q2 = ow[O_IDX, k2]
+        if ow[O_KIND, k2] == 0:
+            ostate[k2] = pos[q2, hs[q2]]
+        else:
+            ostate[k2] = team_state(hs[q2], hs[q2 + 2], q2, lance, col, tab)
+    team_k = ow[O_KIND, k] == 1
+    tk = ow[O_IDX, k]
+    # the fixed seats' scores in the lance and the teams' fixed values; the enumerated
+    # seat's score and value per hand; the winner by outcome_of_scores (lances.winner_seat)
+    sc0 = seat_row(hs[0], 0, tab)[lance] if seat != 0 else 0
+    sc1 = seat_row(hs[1], 1, tab)[lance] if seat != 1 else 0
+    sc2 = seat_row(hs[2], 2, tab)[lance] if seat != 2 else 0
+    sc3 = seat_row(hs[3], 3, tab)[lance] if seat != 3 else 0
+    vf0 = 0
+    vf1 = 0
+    if col >= 0:
+        for q in range(4):
+            if q != seat:
+                if q % 2 == 0:
+                    vf0 += tab[hs[q], col]
+                else:
+                    vf1 += tab[hs[q], col]
+    wsum = 0.0
+    for j in range(L.shape[0]):
+        h = L[j]
+        w = _ways(h, rem, nzc, nzn, nnz, binom) * inv_total * swb
+        wj[j] = w
+        wsum += w
+        so = seat_row(h, seat, tab)[lance]
+        vo = tab[h, col] if col >= 0 else 0
+        if seat == 0:
+            oj[j] = outcome_of_scores(so, sc1, sc2, sc3, vf0 + vo, vf1)
+        elif seat == 1:
+            oj[j] = outcome_of_scores(sc0, so, sc2, sc3, vf0, vf1 + vo)
+        elif seat == 2:
+            oj[j] = outcome_of_scores(sc0, sc1, so, sc3, vf0 + vo, vf1)
+        else:
+            oj[j] = outcome_of_scores(sc0, sc1, sc2, so, vf0, vf1 + vo)
+        if team_k:
+            hs[seat] = h
+            sj[j] = team_state(hs[tk], hs[tk + 2], tk, lance, col, tab)
+        else:
+            sj[j] = j
+    return wsum
+
+
+@njit(cache=True, inline="always")
+def _forward(tr, ow, SIG, k, ostate, rr):
+    """Reach of the owners other than ``k`` at every node (their states fixed)."""
+    n_nodes = tr.shape[1]
+    rr[0] = 1.0
+    for n in range(n_nodes):
+        if tr[T_TERM, n]:
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        r = rr[n]
+        k2 = tr[T_OWNER, n]
+        if r == 0.0:
+            for a in range(na):
+                rr[f + a] = 0.0
+        elif k2 == k:
+            for a in range(na):
+                rr[f + a] = r
+        else:
+            r0 = ow[O_TB, k2] + tr[T_NOFF, n]
+            s2 = ostate[k2]
+            for a in range(na):
+                rr[f + a] = r * SIG[r0 + a, s2]
+
+
+@njit(cache=True, inline="always")
+def _terminal_rows(val, U, oj, wj, sgn, n_term, M, weighted):
+    for t in range(n_term):
+        for j in range(M):
+            u = U[t, oj[j]]
+            val[t, j] = sgn * wj[j] * u if weighted else u
+
+
+# ---------------------------------------------------------------------------
+# regrets
+
+
+@njit(cache=True, parallel=True, fastmath=True)
+def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_total, lance, col, n_term,
+                n_vrows, n_rows, acc_proto):
+    """Counterfactual values of the actions of each owner in ``owners`` -- w x (the others'
+    reach) x (its team's utility after the action) -- summed over the samples of each chunk:
+    [tasks = len(owners) x chunks, n_rows, MS] of the dtype of ``acc_proto``, row ``noff[n] +
+    a`` of the owner's node ``n``, column its state; the summed weights and the deals drawn
+    per task.  With ``sample`` the samples are drawn (task ``p`` from ``seeds[p]``), else read
+    from ``hands``, ``sw`` (one owner).
+
+    The instantaneous regret of an action is its value minus the ``SIG``-weighted mean of the
+    values of the node's actions (:func:`dcfr_update_owner`): the sum over the samples of
+    w x reach x (v(action) - v(node)), since ``SIG`` is the same for every sample.  The
+    backward pass visits the decision nodes in ``order`` (children first), their values in
+    rows ``T_ROW`` (``n_term .. n_term + n_vrows``, reused) of a work array of the dtype of
+    ``SIG``."""
+    tr, ow, order, Lall, Ln, pos, eseat = G
+    card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
+    n_chunks = bounds.shape[0] - 1
+    n_tasks = owners.shape[0] * n_chunks
+    n_nodes = tr.shape[1]
+    MS = SIG.shape[1]
+    acc = np.zeros((n_tasks, n_rows, MS), acc_proto.dtype)
+    wtot = np.zeros(n_tasks)
+    tries = np.zeros(n_tasks, np.int64)
+    for p in prange(n_tasks):
+        k = owners[p // n_chunks]
+        c = p % n_chunks
+        seat = eseat[k]
+        M = Ln[seat]
+        L = Lall[seat, :M]
+        sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
+        direct = ow[O_KIND, k] == 0
+        rb = ow[O_TB, k]
+        val = np.zeros((n_term + n_vrows, M), SIG.dtype)
+        rr = np.zeros(n_nodes)
+        hs = np.empty(4, np.int64)
+        hb = np.empty(4, np.int64)
+        h4 = np.empty(4, np.int64)
+        deck = np.arange(card_class.shape[0])
+        st = seeds[p].copy()
+        rem = np.empty(D[2].shape[0], np.int64)
+        wj = np.empty(M)
+        gw = np.empty(M, SIG.dtype)
+        lp = np.empty(16, SIG.dtype)
+        lc = np.empty(16, np.int64)
+        sj = np.empty(M, np.int64)
+        oj = np.empty(M, np.int64)
+        ostate = np.zeros(ow.shape[1], np.int64)
+        ws = 0.0
+        att = 0
+        for b in range(bounds[c], bounds[c + 1]):
+            if sample:
+                att += _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+                swb = 1.0
+            else:
+                for q in range(4):
+                    hb[q] = hands[b, q]
+                swb = sw[b]
+            ws += _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate)
+            _forward(tr, ow, SIG, k, ostate, rr)
+            _terminal_rows(val, U, oj, wj, 1.0, n_term, M, False)
+            for oi in range(order.shape[0]):
+                n = order[oi]
+                if rr[n] == 0.0:
+                    continue
+                f = tr[T_FIRST, n]
+                na = tr[T_NACT, n]
+                vr = tr[T_ROW, n]
+                k2 = tr[T_OWNER, n]
+                if k2 == k:
+                    a0 = tr[T_NOFF, n]
+                    g = sgn * rr[n]
+                    for j in range(M):
+                        gw[j] = g * wj[j]
+                    if direct:
+                        for a in range(na):
+                            cr = tr[T_ROW, f + a]
+                            sr = rb + a0 + a
+                            lr = a0 + a
+                            if a == 0:
+                                for j in range(M):
+                                    x = val[cr, j]
+                                    acc[p, lr, j] += gw[j] * x
+                                    val[vr, j] = SIG[sr, j] * x
+                            else:
+                                for j in range(M):
+                                    x = val[cr, j]
+                                    acc[p, lr, j] += gw[j] * x
+                                    val[vr, j] += SIG[sr, j] * x
+                    else:
+                        for j in range(M):
+                            val[vr, j] = 0.0
+                        for a in range(na):
+                            cr = tr[T_ROW, f + a]
+                            sr = rb + a0 + a
+                            lr = a0 + a
+                            for j in range(M):
+                                x = val[cr, j]
+                                acc[p, lr, sj[j]] += gw[j] * x
+                                val[vr, j] += SIG[sr, sj[j]] * x
+                else:
+                    r0 = ow[O_TB, k2] + tr[T_NOFF, n]
+                    s2 = ostate[k2]
+                    nl = 0
+                    for a in range(na):
+                        if rr[f + a] != 0.0:  # skip what the owner never plays (or whose reach underflows)
+                            lp[nl] = SIG[r0 + a, s2]
+                            lc[nl] = tr[T_ROW, f + a]
+                            nl += 1
+                    if nl == 1:
+                        p0 = lp[0]
+                        c0 = lc[0]
+                        for j in range(M):
+                            val[vr, j] = p0 * val[c0, j]
+                    elif nl == 2:
+                        p0 = lp[0]
+                        p1 = lp[1]
+                        c0 = lc[0]
+                        c1 = lc[1]
+                        for j in range(M):
+                            val[vr, j] = p0 * val[c0, j] + p1 * val[c1, j]
+                    else:
+                        p0 = lp[0]
+                        p1 = lp[1]
+                        p2 = lp[2]
+                        c0 = lc[0]
+                        c1 = lc[1]
+                        c2 = lc[2]
+                        for j in range(M):
+                            val[vr, j] = p0 * val[c0, j] + p1 * val[c1, j] + p2 * val[c2, j]
+                        for i in range(3, nl):
+                            p0 = lp[i]
+                            c0 = lc[i]
+                            for j in range(M):
+                                val[vr, j] += p0 * val[c0, j]
+        wtot[p] = ws
+        tries[p] = att
+    return acc, wtot, tries
+
+
+# ---------------------------------------------------------------------------
+# best responses and values
+
+
+@njit(cache=True, parallel=True, fastmath=True)
+def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_total, lance, col, n_term,
+                      n_tz):
+    """For owner ``k``: at every terminal node ``z`` and state ``s`` of ``k``, the sum over
+    the samples of each chunk and the enumerated hands in state ``s`` of w x (the others'
+    reach at z) x (k's team utility): float64 [chunks, n_tz, m[k]]; and the summed
+    weights per chunk.  Samples drawn (chunk ``c`` from ``seeds[c]``) or given."""
+    tr, ow, order, Lall, Ln, pos, eseat = G
+    card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
+    n_chunks = bounds.shape[0] - 1
+    n_nodes = tr.shape[1]
+    seat = eseat[k]
+    M = Ln[seat]
+    m = ow[O_M, k]
+    acc = np.zeros((n_chunks, n_tz, m))
+    wtot = np.zeros(n_chunks)
+    sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
+    direct = ow[O_KIND, k] == 0
+    for c in prange(n_chunks):
+        L = Lall[seat, :M]
+        val = np.zeros((n_term, M))
+        rr = np.zeros(n_nodes)
+        hs = np.empty(4, np.int64)
+        hb = np.empty(4, np.int64)
+        h4 = np.empty(4, np.int64)
+        deck = np.arange(card_class.shape[0])
+        st = seeds[c].copy()
+        rem = np.empty(D[2].shape[0], np.int64)
+        wj = np.empty(M)
+        sj = np.empty(M, np.int64)
+        oj = np.empty(M, np.int64)
+        ostate = np.zeros(ow.shape[1], np.int64)
+        ws = 0.0
+        for b in range(bounds[c], bounds[c + 1]):
+            if sample:
+                _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+                swb = 1.0
+            else:
+                for q in range(4):
+                    hb[q] = hands[b, q]
+                swb = sw[b]
+            ws += _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate)
+            _forward(tr, ow, SIG, k, ostate, rr)
+            _terminal_rows(val, U, oj, wj, sgn, n_term, M, True)
+            for n in range(n_nodes):
+                if not tr[T_TERM, n] or rr[n] == 0.0:
+                    continue
+                r = rr[n]
+                t = tr[T_TROW, n]
+                z = tr[T_TZ, n]
+                if direct:
+                    for j in range(M):
+                        acc[c, z, j] += r * val[t, j]
+                else:
+                    for j in range(M):
+                        acc[c, z, sj[j]] += r * val[t, j]
+        wtot[c] = ws
+    return acc, wtot
+
+
+@njit(cache=True, parallel=True, fastmath=True)
+def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_total, lance, col, n_term, P):
+    """Per sample, k's team utility under the others' strategies when k reaches terminal
+    node ``z`` in state ``s`` with probability ``P[i, z, s]`` (``i`` = 0, 1: two strategies of
+    k on the same samples): float64 [2, n]; and the sample's summed weights [n].  Samples
+    drawn (chunk ``c`` from ``seeds[c]``: the same as :func:`vec_terminal_sums` with the same
+    seeds and bounds) or given."""
+    tr, ow, order, Lall, Ln, pos, eseat = G
+    card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
+    n_chunks = bounds.shape[0] - 1
+    n_nodes = tr.shape[1]
+    n = bounds[n_chunks]
+    seat = eseat[k]
+    M = Ln[seat]
+    x = np.zeros((2, n))
+    W = np.zeros(n)
+    sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
+    direct = ow[O_KIND, k] == 0
+    for c in prange(n_chunks):
+        L = Lall[seat, :M]
+        val = np.zeros((n_term, M))
+        rr = np.zeros(n_nodes)
+        hs = np.empty(4, np.int64)
+        hb = np.empty(4, np.int64)
+        h4 = np.empty(4, np.int64)
+        deck = np.arange(card_class.shape[0])
+        st = seeds[c].copy()
+        rem = np.empty(D[2].shape[0], np.int64)
+        wj = np.empty(M)
+        sj = np.empty(M, np.int64)
+        oj = np.empty(M, np.int64)
+        ostate = np.zeros(ow.shape[1], np.int64)
+        for b in range(bounds[c], bounds[c + 1]):
+            if sample:
+                _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+                swb = 1.0
+            else:
+                for q in range(4):
+                    hb[q] = hands[b, q]
+                swb = sw[b]
+            W[b] = _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate)
+            _forward(tr, ow, SIG, k, ostate, rr)
+            _terminal_rows(val, U, oj, wj, sgn, n_term, M, True)
+            x0 = 0.0
+            x1 = 0.0
+            for nd in range(n_nodes):
+                if not tr[T_TERM, nd] or rr[nd] == 0.0:
+                    continue
+                t = tr[T_TROW, nd]
+                z = tr[T_TZ, nd]
+                s0 = 0.0
+                s1 = 0.0
+                if direct:
+                    for j in range(M):
+                        s0 += P[0, z, j] * val[t, j]
+                        s1 += P[1, z, j] * val[t, j]
+                else:
+                    for j in range(M):
+                        s0 += P[0, z, sj[j]] * val[t, j]
+                        s1 += P[1, z, sj[j]] * val[t, j]
+                x0 += rr[nd] * s0
+                x1 += rr[nd] * s1
+            x[0, b] = x0
+            x[1, b] = x1
+    return x, W
+
+
+# ---------------------------------------------------------------------------
+# updates in the T-layout
+
+
+@njit(cache=True)
+def dcfr_update_owner(R, acc, SIG, rb, m, nodes, tr, t, alpha, beta, plus):
+    """Add owner k's instantaneous regrets -- from the action values ``acc`` [tasks, rows of
+    k, MS] of :func:`vec_regrets` summed in task order, and the strategy ``SIG`` they were
+    computed with -- to ``R``, discount them (DCFR: positive by t^alpha / (t^alpha + 1),
+    negative by t^beta / (t^beta + 1); CFR+ with ``plus``: floor at 0) and write the next
+    strategy (regret matching) into ``SIG``, for k's decision nodes ``nodes`` (its first row
+    ``rb``, ``m`` states)."""
+    n_chunks = acc.shape[0]
+    ta = t ** alpha
+    tb_ = t ** beta
+    dpos = ta / (ta + 1.0)
+    dneg = tb_ / (tb_ + 1.0)
+    for i in range(nodes.shape[0]):
+        n = nodes[i]
+        na = tr[T_NACT, n]
+        a0 = tr[T_NOFF, n]
+        pos = np.zeros(m)
+        q = np.zeros((na, m))
+        base = np.zeros(m)
+        for a in range(na):
+            lr = a0 + a
+            gr = rb + lr
+            for s in range(m):
+                x = 0.0
+                for c in range(n_chunks):
+                    x += acc[c, lr, s]
+                q[a, s] = x
+                base[s] += SIG[gr, s] * x
+        for a in range(na):
+            lr = a0 + a
+            gr = rb + lr
+            for s in range(m):
+                r = R[gr, s] + q[a, s] - base[s]
+                if plus:
+                    if r < 0.0:
+                        r = 0.0
+                elif r > 0.0:
+                    r *= dpos
+                else:
+                    r *= dneg
+                R[gr, s] = r
+                if r > 0.0:
+                    pos[s] += r
+        for a in range(na):
+            gr = rb + a0 + a
+            for s in range(m):
+                if pos[s] > 0.0:
+                    SIG[gr, s] = max(R[gr, s], 0.0) / pos[s]
+                else:
+                    SIG[gr, s] = 1.0 / na
+
+
+@njit(cache=True)
+def average_owner(S, R, SIG, weight, tr, rb, m, k):
+    """Add ``weight`` x (k's own reach) x ``SIG`` to k's average-strategy sums ``S``, exactly
+    for every state (no chance term: it cancels within an infoset); an infoset whose regrets
+    are all still zero (never reached by a sample) is not counted."""
+    n_nodes = tr.shape[1]
+    r = np.ones((n_nodes, m))
+    for n in range(n_nodes):
+        if tr[T_TERM, n]:
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        if tr[T_OWNER, n] == k:
+            b = rb + tr[T_NOFF, n]
+            for s in range(m):
+                seen = False
+                for a in range(na):
+                    if R[b + a, s] != 0.0:
+                        seen = True
+                for a in range(na):
+                    p = SIG[b + a, s]
+                    r[f + a, s] = r[n, s] * p
+                    if seen:
+                        S[b + a, s] += weight * r[n, s] * p
+        else:
+            for a in range(na):
+                for s in range(m):
+                    r[f + a, s] = r[n, s]
+
+
+@njit(cache=True)
+def own_reach_terminal(SIG, tr, rb, m, k, n_tz):
+    """k's own reach (product of its strategy ``SIG`` on the path) at every terminal node and
+    state: float64 [n_tz, m]."""
+    n_nodes = tr.shape[1]
+    r = np.ones((n_nodes, m))
+    out = np.zeros((n_tz, m))
+    for n in range(n_nodes):
+        if tr[T_TERM, n]:
+            out[tr[T_TZ, n]] = r[n]
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        if tr[T_OWNER, n] == k:
+            b = rb + tr[T_NOFF, n]
+            for a in range(na):
+                for s in range(m):
+                    r[f + a, s] = r[n, s] * SIG[b + a, s]
+        else:
+            for a in range(na):
+                for s in range(m):
+                    r[f + a, s] = r[n, s]
+    return out

@@ -1,0 +1,620 @@
+"""Equilibrium betting: what to bet, accept or refuse in a lance, and what it is worth.
+
+Every lance's betting is a game solved by CFR (:mod:`musstats.engines.betting`): the
+public tree of the abstraction (``tree_text``), payoffs in stones zero-sum between the
+teams, deals from the real joint distribution (as dealt, or after one mus round with
+the shipped discard table) conditioned on the public declarations, and two
+information models, ``private`` (each player sees his own hand: the real game) and
+``pooled`` (each team sees what decides the lance from both its hands: perfect señas).
+
+* :func:`bet` -- at a player's turn after a public history: the equilibrium probability
+  and the expected stones (Monte Carlo, with standard errors) of every action, at that
+  node and at every later node where he speaks.
+* :func:`strategy_frame` -- the whole strategy as a table (``musstats bet --export``).
+* :func:`solve` -- train one subgame with given iterations and seed.
+* :func:`tree_text` -- the public tree of a lance (``musstats bet --tree``).
+* :func:`ev_table` -- per hand, seat and lance: expected stones under equilibrium
+  betting beside the en-paso value (for the strategy table).
+* :func:`exploitability_table`, :func:`convergence_frame` -- how close to equilibrium the
+  strategies are, and how they got there.
+
+The default strategies (8 reyes, both deal models, private model, every lance and
+declaration pattern) ship in ``musstats/data/betting_*.npz``; anything else is solved
+on demand and cached (:mod:`musstats.engines.betting.cache`).  The pooled model is
+not shipped: it is solved on first use (about a minute per lance) and cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.betting import deals as D
+from musstats.engines.betting.abstraction import DEFAULT_ABSTRACTION, Abstraction
+from musstats.engines.betting.game import StonePayoff
+from musstats.engines.betting.store import DEFAULT_SEED, Solved, Spec, get_solved, prepare
+from musstats.engines.betting.tree import (ALL_SEATS, BettingTree, betting_tree, contested, pattern_mask,
+                                           pattern_text)
+from musstats.rules.labels import LANCES, SEATS
+from musstats.rules.variant import Variant, make_variant
+
+__all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
+           "convergence_frame", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
+           "INFO_CHOICES", "DEAL_CHOICES", "ordago_stones"]
+
+#: deals of the Monte Carlo EV of :func:`bet`
+DEFAULT_TRIALS = 20_000
+INFO_CHOICES = ("private", "pooled")
+DEAL_CHOICES = D.DEALS
+#: columns of :func:`strategy_frame`
+STRATEGY_COLUMNS = ("lance", "pattern", "info", "deal", "seat", "hand", "hand_index", "history", "action", "p")
+#: columns of :func:`ev_table`
+EV_COLUMNS = ("hand", "hand_index", "seat", "lance", "p_bet", "ev_paso", "ev_eq", "ev_eq_se", "gain", "deals")
+
+
+def _lance(x) -> str:
+    from musstats.rules.checks import lance
+
+    return lance(x)
+
+
+def _info(x) -> str:
+    from musstats.rules.checks import choice
+
+    return choice(x, INFO_CHOICES, "information model")
+
+
+def _variant(variant, juego_real) -> Variant:
+    v = variant if isinstance(variant, Variant) else make_variant(variant, juego_real)
+    if v.ten_kings:
+        raise MusError("betting equilibria are not available with ten kings (a joker's identity depends "
+                       "on the bets); accepted variants: 8-reyes, 4-reyes")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# declarations
+
+def declaration_pattern(lance: str, hand_index: int | None, seat: int | None, declared: str | None,
+                        variant: Variant) -> int:
+    """The bit mask of the seats that hold ``lance`` (pares, juego) from the player's own
+    hand and ``declared`` (``"second:pares,postre:no-pares"``); a seat not declared holds
+    it.  For punto and juego, checks that punto is (not) played.  MusError when the
+    lance is not bet under the declarations."""
+    from musstats.tables.hands import JUEGO, PARES, hand_tables
+
+    t = hand_tables(variant)
+    from musstats.rules.conditions import parse_declared
+
+    declared_by = parse_declared(declared)
+    if lance in ("grande", "chica"):
+        return ALL_SEATS
+    held = {q: True for q in range(4)}
+    juego_said = {q: d["juego"] for q, d in declared_by.items() if "juego" in d}
+    pares_said = {q: d["pares"] for q, d in declared_by.items() if "pares" in d}
+    own_p = own_j = None
+    if hand_index is not None:
+        own_p = bool(t.key[PARES, hand_index] > 0)
+        own_j = bool(t.key[JUEGO, hand_index] > 0)
+        for said, mine, name in ((pares_said, own_p, "pares"), (juego_said, own_j, "juego")):
+            if seat in said and said[seat] != mine:
+                raise MusError(f"--declared {SEATS[seat]}:{'' if said[seat] else 'no-'}{name} does not match "
+                               f"your hand, which {'holds' if mine else 'does not hold'} {name}")
+    if lance == "punto":
+        if own_j:
+            raise MusError(f"punto is not played: you hold juego ({int(t.points[hand_index])} points)")
+        if any(juego_said.values()):
+            who = ", ".join(SEATS[q] for q, v in juego_said.items() if v)
+            raise MusError(f"punto is not played: {who} declared juego")
+        return ALL_SEATS
+    said = pares_said if lance == "pares" else juego_said
+    own = own_p if lance == "pares" else own_j
+    for q in range(4):
+        if q == seat and own is not None:
+            held[q] = own
+        elif q in said:
+            held[q] = said[q]
+    mask = pattern_mask(q for q in range(4) if held[q])
+    if not contested(mask):
+        holders = pattern_text(mask)
+        raise MusError(f"no betting on {lance} under these declarations: only {holders} hold{'s' if bin(mask).count('1') == 1 else ''} "
+                       f"it (betting needs a holder in each team)" if mask else
+                       f"no betting on {lance}: nobody holds it under these declarations")
+    return mask
+
+
+# ---------------------------------------------------------------------------
+# solving and loading
+
+
+def _spec(lance: str, pattern: int, deal: str, info: str, variant: Variant, **kw) -> Spec:
+    return Spec(lance=lance, pattern=pattern, deal=deal, info=info, variant=variant, **kw)
+
+
+def solve(lance: str, *, declared: str | None = None, pattern: int | None = None, deal: str = "as-dealt",
+          info: str = "private", variant: str | Variant = "8-reyes", juego_real: str = "off",
+          iterations: int | None = None, seed: int | None = None, abstraction: Abstraction = DEFAULT_ABSTRACTION,
+          ordago_stones: float | None = None, progress: Callable[[int, float, float | None], None] | None = None,
+          history_every: int = 0, cache: bool = True, use_stored: bool = True, pool: int | None = None,
+          batch: int | None = None, eval_deals: int | None = None) -> Solved:
+    """Train (or load) the strategy of one lance.
+
+    ``pattern`` (bit mask, bit q = seat q) or ``declared`` give who holds pares / juego.
+    ``iterations`` and ``seed`` default to those of the shipped strategies (then the
+    shipped or cached strategy is returned at once).  ``progress(iteration, seconds,
+    exploitability or None)`` is called after every iteration; Ctrl-C stops between
+    iterations and returns the strategy so far (``partial``).  With ``use_stored``
+    false the strategy is trained even when one is stored.
+    """
+    from musstats.engines.betting.store import solve_subgame
+    from musstats.rules.checks import MAX_ITERATIONS, positive
+    from musstats.rules.checks import seed as check_seed
+
+    lance = _lance(lance)
+    v = _variant(variant, juego_real)
+    deal = D.check_deal(deal)
+    info = _info(info) if info in INFO_CHOICES else info
+    if pattern is None:
+        pattern = declaration_pattern(lance, None, None, declared, v)
+    it = None if iterations is None else positive(iterations, "iterations", MAX_ITERATIONS)
+    sd = DEFAULT_SEED if seed is None else check_seed(seed)
+    payoff = StonePayoff() if ordago_stones is None else StonePayoff(float(ordago_stones))
+    extra = {k: x for k, x in (("pool", pool), ("batch", batch)) if x is not None}
+    spec = _spec(lance, pattern, deal, info, v, abstraction=abstraction, payoff=payoff, iterations=it, seed=sd,
+                 **extra)
+    ev: dict[str, Any] = {} if eval_deals is None else {"eval_deals": int(eval_deals)}
+    if use_stored and not history_every:
+        got = get_solved(spec, progress=progress, cache=cache, **ev)
+        assert got is not None  # get_solved solves what is not stored (solve=True)
+        return got
+    return solve_subgame(spec, progress=progress, history_every=history_every, **ev)
+
+
+def _strategy(lance, pattern, deal, info, v, solve_missing=True) -> Solved:
+    s = get_solved(_spec(lance, pattern, deal, info, v), solve=solve_missing)
+    if s is None:  # pragma: no cover - solve_missing False only
+        raise MusError(f"no stored strategy for {lance} ({deal}, {info})")
+    return s
+
+
+# ---------------------------------------------------------------------------
+# bet
+
+
+@dataclass
+class BetResult:
+    """The answer of :func:`bet`: one entry per node where the player speaks, from his
+    decision point on.  ``nodes[i]`` = ``{"history": [...], "actions": {action: {"p", "ev",
+    "se"}}, "weight": share of the deals that reach it}``; ``ev`` is the expected stones of
+    the player's team after taking the action there (and playing the equilibrium on),
+    ``se`` its Monte Carlo standard error."""
+
+    hand: str
+    seat: str
+    lance: str
+    nodes: list[dict]
+    meta: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {**self.meta, "hand": self.hand, "seat": self.seat, "lance": self.lance, "nodes": self.nodes}
+
+    def to_frame(self):
+        """One row per (node, action): history, action, p, ev, se."""
+        import pandas as pd
+
+        rows = []
+        for nd in self.nodes:
+            for a, x in nd["actions"].items():
+                rows.append({"history": ",".join(nd["history"]), "action": a, "p": x["p"], "ev": x["ev"],
+                             "se": x["se"]})
+        df = pd.DataFrame(rows, columns=["history", "action", "p", "ev", "se"])
+        df.attrs.update(self.meta)
+        return df
+
+
+def _subgame_deals_for(deal, v, lance, pattern, h, seat, n, seed, cards=None) -> np.ndarray:
+    """Deals with hand ``h`` at ``seat`` in the subgame, at most ``n`` (fewer for rare
+    conditions)."""
+    got, have, rnd = [], 0, 0
+    while have < n and rnd < 40:
+        d = D.conditioned_deals(deal, v, h, seat, n if deal == "as-dealt" else 10 ** 9, seed + 7919 * rnd, cards)
+        pm, jm = D.holder_masks(d, v)
+        d = d[D.in_subgame(pm, jm, lance, pattern)]
+        got.append(d[: n - have])
+        have += got[-1].shape[0]
+        rnd += 1
+        if deal != "as-dealt":
+            break
+    return np.concatenate(got) if got else np.zeros((0, 4), np.int64)
+
+
+def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | None = None,
+        declared: str | None = None, deal: str = "as-dealt", info: str = "private",
+        variant: str | Variant = "8-reyes", juego_real: str = "off", partner=None,
+        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> BetResult:
+    """The equilibrium betting of ``hand`` at ``seat`` in ``lance`` after ``history``.
+
+    ``history``: the public actions so far, e.g. ``"paso,envido 2"`` (default: the
+    player's first turn).  ``declared``: who declared pares / juego (a seat not named
+    holds it).  ``deal``: ``as-dealt`` or ``after-mus``; ``info``: ``private`` or
+    ``pooled``.  ``partner``: the partner's hand (pooled model; otherwise averaged over
+    his hands).  The probabilities are the strategy's; the expected stones are a Monte
+    Carlo over ``trials`` deals that give the player his hand (and fit the
+    declarations), each weighted by how likely the others' hands make the public
+    history (their equilibrium reach), with standard errors.
+    """
+    import time
+
+    from musstats._kernels.cfr import node_sums
+    from musstats.engines.betting.solver import chunk_bounds
+    from musstats.rules.cards import parse_hand
+    from musstats.rules.checks import positive
+    from musstats.rules.seats import parse_seat
+    from musstats.tables.hands import hand_tables
+
+    t0 = time.perf_counter()
+    lance = _lance(lance)
+    v = _variant(variant, juego_real)
+    deal = D.check_deal(deal)
+    info = _info(info)
+    trials = positive(trials, "trials", 5_000_000)
+    cards = parse_hand(hand)
+    q = parse_seat(seat)
+    t = hand_tables(v)
+    t.remaining(cards)
+    h = t.index_of(cards)
+    pattern = declaration_pattern(lance, h, q, declared, v)
+    tree = betting_tree(lance, pattern)
+    if q not in tree.speakers:
+        raise MusError(f"you have no say in {lance}: you did not declare {lance} (only "
+                       f"{pattern_text(pattern)} speak); your partner answers for the team")
+    if history is None:
+        node = tree.first_turn(q)
+    else:
+        node = tree.parse_history(history, q)
+    assert node is not None  # q speaks (checked above), so it has a first turn
+    sol = _strategy(lance, pattern, deal, info, v)
+    game = sol.game
+    k = game.seat_owner[q]
+    deals = _subgame_deals_for(deal, v, lance, pattern, h, q, trials, int(seed), cards)
+    if partner is not None:
+        if info != "pooled":
+            raise MusError("--partner is for the pooled model (info=pooled): in the private model a player "
+                           "does not see his partner's hand")
+        pc = parse_hand(partner)
+        from musstats.rules.cards import check_physical
+
+        check_physical(list(cards) + list(pc), "your hand and your partner's together")
+        deals = deals[deals[:, (q + 2) % 4] == t.index_of(pc)]
+    notes = []
+    if deals.shape[0] < trials:
+        notes.append(f"{deals.shape[0]:,} deals fit the hand and the declarations (asked {trials:,})")
+    if deals.shape[0] == 0:
+        raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations ({deal})")
+    st, o, w = prepare(game, deals, v, lance)
+    max_act = int(tree.n_act.max())
+    acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sol.sigma, *game.kernel_args(), game.team, game.U, k,
+                    max_act).sum(axis=0)
+    own_state = int(st[0, k]) if game.columns[k][0] == "seat" else None
+    nodes_out = []
+    root_w = None
+    for n in tree.subtree(node):
+        nd = tree.nodes[n]
+        if nd.is_terminal or nd.seat != q:
+            continue
+        a_sum = acc[n]
+        wsum = a_sum[0, 0]
+        if root_w is None:
+            root_w = wsum
+        acts: dict[str, dict[str, float | None]] = {}
+        for a, label in enumerate(nd.actions):
+            c, c2, cx, c2x, c2xx, cs = a_sum[a]
+            if own_state is not None:
+                p = float(game.strategy_at(sol.sigma, n, own_state)[a])
+            else:
+                p = float(cs / c) if c > 0 else float("nan")
+            if c > 0:
+                m = cx / c
+                var = max(c2xx - 2 * m * c2x + m * m * c2, 0.0)
+                acts[label] = {"p": round(p, 4), "ev": round(float(m), 4), "se": round(float(np.sqrt(var) / c), 4)}
+            else:
+                acts[label] = {"p": round(p, 4), "ev": None, "se": None}
+        nodes_out.append({"history": list(nd.history), "actions": acts,
+                          "weight": round(float(wsum / root_w), 4) if root_w else None})
+    meta = {
+        "variant": v.name, "rules": v.describe(), "lance": lance,
+        "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
+        "deal": deal, "info": info, "abstraction": tree.abstraction.describe(),
+        "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
+        "exploitability": sol.exploit, "ordago_stones": getattr(sol.spec.payoff, "ordago", None),
+        "ev_deals": int(deals.shape[0]), "ev_seed": int(seed), "ev_method": "Monte Carlo, counterfactual "
+        "(deals weighted by the other players' equilibrium reach of the history)",
+        "units": "stones per lance for your team", "notes": notes,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+    return BetResult(" ".join(c.label for c in cards), SEATS[q], lance, nodes_out, meta)
+
+
+# ---------------------------------------------------------------------------
+# tables
+
+
+def tree_text(lance: str, *, declared: str | None = None, pattern: int | None = None,
+              abstraction: Abstraction = DEFAULT_ABSTRACTION, max_depth: int | None = None,
+              variant: str | Variant = "8-reyes") -> str:
+    """The public tree of a lance as text (for pares and juego under a declaration
+    pattern; by default every seat holds it)."""
+    lance = _lance(lance)
+    v = _variant(variant, "off")
+    if pattern is None:
+        pattern = declaration_pattern(lance, None, None, declared, v)
+    return betting_tree(lance, pattern, abstraction).text(max_depth)
+
+
+def _subgames(lance: str | None) -> list[tuple[str, int]]:
+    if lance is None:
+        return list(D.SUBGAMES)
+    lance = _lance(lance)
+    return [sg for sg in D.SUBGAMES if sg[0] == lance]
+
+
+def _possible(v: Variant, lance: str, seat: int, pattern: int) -> np.ndarray:
+    """Hands (bool [H]) the seat can hold in the subgame."""
+    from musstats.tables.hands import JUEGO, PARES, hand_tables
+
+    t = hand_tables(v)
+    if lance in ("grande", "chica"):
+        return np.ones(t.n_hands, bool)
+    if lance == "punto":
+        return t.key[JUEGO] == 0
+    held = t.key[PARES if lance == "pares" else JUEGO] > 0
+    return held if pattern >> seat & 1 else ~held
+
+
+def strategy_frame(lance: str | None = None, *, info: str = "private", deal: str = "as-dealt",
+                   variant: str | Variant = "8-reyes", juego_real: str = "off", min_p: float = 0.0):
+    """The whole equilibrium strategy, one row per (lance, pattern, seat, hand, history,
+    action): columns ``STRATEGY_COLUMNS``.
+
+    ``pattern``: who declared the lance (pares, juego; ``all`` elsewhere); ``hand``: the
+    hand label (private) or the team's state (pooled: ``"best hand @ seat"``, plus ``+V``
+    its holders' count values in pares and juego); ``history``: the public actions
+    before the decision, comma-separated (empty at the opening); ``p``: the
+    probability of the action.  Only hands the seat can hold in that subgame are listed;
+    rows with ``p <= min_p`` are dropped."""
+    import pandas as pd
+
+    from musstats.tables.hands import hand_tables
+
+    v = _variant(variant, juego_real)
+    deal = D.check_deal(deal)
+    info = _info(info)
+    t = hand_tables(v)
+    labels = np.array(t.labels)
+    frames = []
+    for lance_, pat in _subgames(lance):
+        sol = _strategy(lance_, pat, deal, info, v)
+        game, tree = sol.game, sol.game.tree
+        ptxt = pattern_text(pat) if lance_ in ("pares", "juego") else "all"
+        for n in tree.decision_nodes:
+            nd = tree.nodes[n]
+            blk = game.block(sol.sigma, n)  # [states, actions]
+            k = int(game.owner[n])
+            if game.columns[k][0] == "seat":
+                ok = np.nonzero(_possible(v, lance_, nd.seat, pat))[0]
+                names = labels[ok]
+            else:
+                ok, names = _pooled_states(v, lance_, pat, game.columns[k][1])
+            probs = blk[ok]
+            na = len(nd.actions)
+            frames.append(pd.DataFrame({
+                "lance": lance_, "pattern": ptxt, "info": info, "deal": deal, "seat": SEATS[nd.seat],
+                "hand": np.repeat(names, na), "hand_index": np.repeat(ok, na),
+                "history": ",".join(nd.history), "action": np.tile(np.array(nd.actions), len(ok)),
+                "p": probs.ravel()}))
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(STRATEGY_COLUMNS))
+    if min_p > 0:
+        df = df[df["p"] > min_p].reset_index(drop=True)
+    for c in ("lance", "pattern", "info", "deal", "seat", "history", "action"):
+        df[c] = df[c].astype("category")
+    df.attrs.update({"variant": v.name, "deal": deal, "info": info,
+                     "abstraction": DEFAULT_ABSTRACTION.describe(),
+                     "columns": "lance, pattern (who declared), info, deal, seat, hand (label or pooled state), "
+                                "hand_index (hand or state index), history (public actions before), action, p"})
+    return df
+
+
+def _pooled_states(v: Variant, lance: str, pattern: int, team: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pooled states a team can be in (its best hand in the lance at one of its seats, and
+    in pares / juego its holders' values) and their labels."""
+    from musstats.tables.hands import JUEGO, PARES, hand_tables
+
+    t = hand_tables(v)
+    seats = (team, team + 2)
+    ids, names = [], []
+    for j, q in enumerate(seats):
+        poss = np.nonzero(_possible(v, lance, q, pattern))[0]
+        for h in poss:
+            base = 2 * int(h) + j
+            if lance in ("pares", "juego"):
+                li = PARES if lance == "pares" else JUEGO
+                own = int(t.value[li, h])
+                other = seats[1 - j]
+                partner_vals = {0} if not pattern >> other & 1 else \
+                    sorted({int(x) for x in t.value[li][t.key[li] > 0]})
+                for pv in partner_vals:
+                    ids.append(base * 7 + own + pv)
+                    names.append(f"{t.labels[h]} @{SEATS[q]} +{own + pv}")
+            else:
+                ids.append(base)
+                names.append(f"{t.labels[h]} @{SEATS[q]}")
+    ids_a = np.array(ids, np.int64)
+    u, first = np.unique(ids_a, return_index=True)
+    return u, np.array(names)[first]
+
+
+def exploitability_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Variant = "8-reyes",
+                         juego_real: str = "off", lance: str | None = None):
+    """One row per subgame: NashConv (response chosen on one sample, valued on an
+    independent one: a lower bound) and in-sample (biased up), with standard errors, in
+    stones per lance, and the value of the lance for team 0."""
+    import pandas as pd
+
+    v = _variant(variant, juego_real)
+    deal = D.check_deal(deal)
+    info = _info(info)
+    rows = []
+    for lance_, pat in _subgames(lance):
+        sol = _strategy(lance_, pat, deal, info, v)
+        e = sol.exploit or {}
+        rows.append({"lance": lance_, "pattern": pattern_text(pat) if lance_ in ("pares", "juego") else "all",
+                     "decision_nodes": sol.game.tree.n_decisions, "iterations": sol.iterations,
+                     "nashconv": e.get("nashconv"), "nashconv_se": e.get("nashconv_se"),
+                     "nashconv_in": e.get("nashconv_in"), "nashconv_in_se": e.get("nashconv_in_se"),
+                     "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
+                     "seconds": round(sol.seconds, 1), "source": sol.source})
+    df = pd.DataFrame(rows)
+    df.attrs.update({"variant": v.name, "deal": deal, "info": info, "units": "stones per lance",
+                     "method": "Monte Carlo: responses chosen on one sample and valued on an independent one "
+                               "(nashconv, a lower bound), and valued in-sample (nashconv_in, biased up)"})
+    return df
+
+
+def convergence_frame(lance: str, *, declared: str | None = None, deal: str = "as-dealt", info: str = "private",
+                      variant: str | Variant = "8-reyes", iterations: int = 400, every: int = 25,
+                      seed: int = DEFAULT_SEED, progress=None):
+    """Exploitability against iterations for one lance (``musstats plot convergence-cfr``):
+    columns iteration, seconds, nashconv_in (in-sample estimate on 50,000 deals, biased
+    up).  Trains from scratch (cached)."""
+    import pandas as pd
+
+    from musstats.engines.betting.cache import load_npz, save_npz
+
+    lance = _lance(lance)
+    v = _variant(variant, "off")
+    deal = D.check_deal(deal)
+    pattern = declaration_pattern(lance, None, None, declared, v)
+    spec = _spec(lance, pattern, deal, _info(info), v, iterations=int(iterations), seed=int(seed))
+    name = f"convergence-{lance}-{pattern}-{deal}-{info}-{every}-{spec.key}"
+    z = load_npz(name)
+    if z is None:
+        from musstats.engines.betting.store import solve_subgame
+
+        s = solve_subgame(spec, history_every=int(every), eval_deals=0, progress=progress)
+        z = {"h": np.array(s.history, np.float64).reshape(-1, 4)}
+        save_npz(name, z)
+    h = z["h"]
+    return pd.DataFrame({"iteration": h[:, 0].astype(int), "seconds": h[:, 1], "nashconv_in": h[:, 3]})
+
+
+def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Variant = "8-reyes",
+             juego_real: str = "off", deals: int = 1_000_000, seed: int = DEFAULT_SEED):
+    """Per hand, seat and lance: the expected stones of the seat's team under equilibrium
+    betting (``ev_eq`` ± ``ev_eq_se``) beside the en-paso value (``ev_paso``), and
+    ``p_bet`` the share of the deals in which the lance is bet.  Over ``deals`` random
+    deals (Monte Carlo, cached); pares and juego combine every declaration pattern
+    (uncontested deals count en paso); the fourth lance is juego when somebody holds it,
+    else punto.  Columns ``EV_COLUMNS``."""
+    import pandas as pd
+
+    from musstats.engines.betting.cache import load_npz, save_npz, strategy_key
+    from musstats.engines.betting.exploit import deal_values
+    from musstats.tables.hands import hand_tables
+
+    v = _variant(variant, juego_real)
+    deal = D.check_deal(deal)
+    info = _info(info)
+    t = hand_tables(v)
+    H = t.n_hands
+    key = strategy_key({"ev_table": 1, "deal": deal, "info": info, "deck": v.deck, "jr": v.juego_real,
+                        "deals": deals, "seed": seed,
+                        "strategies": [_spec(l, p, deal, info, v).key for l, p in D.SUBGAMES]})
+    name = f"ev-table-{deal}-{info}-{key}"
+    z = load_npz(name)
+    if z is None:
+        d = np.concatenate([D.block_deals(deal, v, seed, D.EV_KEY + 100, b)
+                            for b in range(-(-deals // D.BLOCK))])[:deals].astype(np.int64)
+        pm, jm = D.holder_masks(d, v)
+        n = d.shape[0]
+        lances = ("grande", "chica", "pares", "juego", "punto")
+        eq = np.zeros((5, n))
+        paso = np.zeros((5, n))
+        bet_ = np.zeros((5, n), bool)
+        played = np.zeros((5, n), bool)
+        for li, lance_ in enumerate(lances):
+            o, _ = D.lance_states(d, lance_, v, False)
+            tree0 = betting_tree(lance_, ALL_SEATS)
+            U0 = StonePayoff().table(tree0)
+            paso_row = tree0.nodes[_all_paso(tree0)].terminal
+            pv = U0[paso_row, o]
+            if lance_ in ("pares", "juego"):
+                mask = pm if lance_ == "pares" else jm
+                played[li] = mask > 0
+            elif lance_ == "punto":
+                played[li] = jm == 0
+            else:
+                played[li] = True
+            paso[li] = np.where(played[li], pv, 0.0)
+            eq[li] = paso[li]
+            for lance2, pat in D.SUBGAMES:
+                if lance2 != lance_:
+                    continue
+                sel = np.nonzero(D.in_subgame(pm, jm, lance_, pat) & played[li])[0]
+                if sel.size == 0:
+                    continue
+                sol = _strategy(lance_, pat, deal, info, v)
+                st, oo, _ = prepare(sol.game, d[sel], v, lance_)
+                eq[li, sel] = deal_values(sol.game, sol.sigma, st, oo)
+                bet_[li, sel] = True
+        z = {"eq": eq.astype(np.float32), "paso": paso.astype(np.float32), "bet": bet_,
+             "hands": d.astype(np.int16)}
+        save_npz(name, z)
+    eq, paso, bet_, d = z["eq"].astype(np.float64), z["paso"].astype(np.float64), z["bet"], z["hands"].astype(np.int64)
+    rows = []
+    names = ["grande", "chica", "pares", "juego", "punto"]
+    for q in range(4):
+        sign = 1.0 if q % 2 == 0 else -1.0
+        hq = d[:, q]
+        cnt = np.bincount(hq, minlength=H).astype(float)
+        for li, lance_ in enumerate(names):
+            x = sign * eq[li]
+            s1 = np.bincount(hq, x, H)
+            s2 = np.bincount(hq, x * x, H)
+            sp = np.bincount(hq, sign * paso[li], H)
+            sb = np.bincount(hq, bet_[li].astype(float), H)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                m = s1 / cnt
+                se = np.sqrt(np.maximum(s2 / cnt - m * m, 0) / np.maximum(cnt - 1, 1))
+                mp = sp / cnt
+                pb = sb / cnt
+            rows.append(pd.DataFrame({"hand": list(t.labels), "hand_index": np.arange(H), "seat": SEATS[q],
+                                      "lance": lance_, "p_bet": pb, "ev_paso": mp, "ev_eq": m, "ev_eq_se": se,
+                                      "gain": m - mp, "deals": cnt.astype(np.int64)}))
+    df = pd.concat(rows, ignore_index=True)
+    df.attrs.update({"variant": v.name, "deal": deal, "info": info, "deals": int(d.shape[0]), "seed": seed,
+                     "units": "stones per hand for the seat's team, this lance only",
+                     "method": "Monte Carlo over random deals; each bet lance valued under the equilibrium"})
+    return df
+
+
+def _all_paso(tree: BettingTree) -> int:
+    n = 0
+    while not tree.nodes[n].is_terminal:
+        nd = tree.nodes[n]
+        n = nd.children[nd.actions.index("paso")]
+    return n
+
+
+def ordago_stones(variant: str | Variant | None = None, *, deals: int = 4_000_000, seed: int = 1) -> float:
+    """``K = (1 - W(0, 0)) / dW``, ``dW = (W(1, 0) - W(0, 1)) / 2``, from the en-paso game
+    model (average over who is mano): the stones-equivalent of winning the game at 0-0."""
+    from musstats.analysis.game import game_model
+    from musstats.rules.variant import Variant
+
+    m = game_model(variant if variant is not None else Variant(), deals=deals, seed=seed)
+    g = m.grid("avg")
+    dw = (g[1, 0] - g[0, 1]) / 2
+    return float((1 - g[0, 0]) / dw)

@@ -1,0 +1,202 @@
+"""The win-the-game model: :class:`GameModel` and :func:`game_model`.
+
+What the model leaves out: betting (every lance is played en paso, no dejes, no
+órdagos), and the decision to cut the mus (every hand gets exactly one mus round).  The
+outcome table is simulated once per rules (every switch), deal source, number of deals
+and seed and cached in memory and on disk (:mod:`musstats.engines.cache`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from musstats.analysis.game.dp import win_probabilities
+from musstats.analysis.game.outcomes import Outcomes, paso_outcomes
+from musstats.analysis.game.sources import DEFAULT_SOURCE, DealSource
+from musstats.base.errors import MusError
+from musstats.engines import cache
+from musstats.engines.run import Progress
+from musstats.rules import checks
+from musstats.rules.labels import COUNT_LANCES
+from musstats.rules.variant import Variant, make_variant
+
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SEED", "MANO_CHOICES", "GameModel", "game_model"]
+
+#: deals simulated by default (about 1 s with numba once compiled)
+DEFAULT_DEALS = 4_000_000
+#: seed used by default, so that the default model is reproducible and cacheable
+DEFAULT_SEED = 1
+#: which team is mano in the next hand: ours, theirs, or the average of both
+MANO_CHOICES = ("us", "them", "avg")
+
+
+def mano_choice(mano: str) -> str:
+    """``us``, ``them`` or ``avg`` from a user's spelling (MusError otherwise)."""
+    m = str(mano).strip().lower()
+    aliases = {"us": "us", "we": "us", "nosotros": "us", "them": "them", "they": "them",
+               "ellos": "them", "avg": "avg", "average": "avg", "media": "avg"}
+    if m not in aliases:
+        raise MusError(f"unknown mano {mano!r}; accepted: {'|'.join(MANO_CHOICES)}")
+    return aliases[m]
+
+
+@dataclass(frozen=True, eq=False)
+class GameModel:
+    """P(win the game) from every score; ``p[m, us, them]`` with m = 0 when we are mano's team."""
+
+    variant: Variant
+    outcomes: Outcomes
+    p: np.ndarray  # float64 [2, T, T]
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def target(self) -> int:
+        return self.variant.target
+
+    def grid(self, mano: str = "avg") -> np.ndarray:
+        """P(we win) [T, T] indexed [our score, their score], for mano us|them|avg next hand."""
+        m = mano_choice(mano)
+        if m == "us":
+            return self.p[0]
+        if m == "them":
+            return self.p[1]
+        return (self.p[0] + self.p[1]) / 2
+
+    def p_win(self, us: int, them: int, mano: str = "avg") -> float:
+        """P(we win the game) at score ``us``-``them`` before a hand (1 if ``us`` >= target)."""
+        t = self.target
+        if us >= t and them >= t:
+            raise MusError("both teams cannot have reached the target")
+        if us >= t:
+            return 1.0
+        if them >= t:
+            return 0.0
+        if min(us, them) < 0:
+            raise MusError(f"scores are 0..{t - 1}, got {us}-{them}")
+        return float(self.grid(mano)[us, them])
+
+    def to_frame(self):
+        """Long table: one row per score (us, them); P(win) with us / them mano next hand, and avg."""
+        import pandas as pd
+
+        t = self.target
+        us, them = np.meshgrid(np.arange(t), np.arange(t), indexing="ij")
+        df = pd.DataFrame({
+            "us": us.ravel(), "them": them.ravel(),
+            "p_win_us_mano": self.p[0].ravel(), "p_win_them_mano": self.p[1].ravel(),
+            "p_win_avg": ((self.p[0] + self.p[1]) / 2).ravel(),
+        })
+        df.attrs.update(self.describe())
+        return df
+
+    def describe(self) -> dict:
+        """Run metadata, JSON-friendly."""
+        o = self.outcomes
+        return {"variant": self.variant.name, "rules": self.variant.describe(), "target": self.target,
+                "deals": o.deals,
+                "seed": o.seed, "source": o.source, "outcomes": o.n_outcomes,
+                "betting": "none: every lance en paso"}
+
+    def to_dict(self, mano: str = "avg") -> dict:
+        """The JSON document of ``musstats game --format json`` (:meth:`summary`)."""
+        return self.summary(mano)
+
+    def summary(self, mano: str = "avg", scores: Sequence[int] | None = None) -> dict:
+        """A compact JSON-friendly summary: hand statistics and P(win) at a few scores."""
+        t = self.target
+        if scores is None:
+            scores = sorted({0, t // 4, t // 2, 3 * t // 4, t - 5, t - 1})
+        g = self.grid(mano)
+        o = self.outcomes
+        mean = o.mean_stones()
+        return {
+            **self.describe(),
+            "mano": mano_choice(mano),
+            "hand": {
+                "mean_stones_mano_team": float(mean[0]), "mean_stones_other_team": float(mean[1]),
+                **{f"p_mano_team_{lance.split('-')[0]}": o.p_step(i, 0) for i, lance in enumerate(COUNT_LANCES)},
+                **{f"p_other_team_{lance.split('-')[0]}": o.p_step(i, 1) for i, lance in enumerate(COUNT_LANCES)},
+            },
+            "p_win_from_0_0": {"us_mano": float(self.p[0, 0, 0]), "them_mano": float(self.p[1, 0, 0])},
+            "scores": [int(s) for s in scores],
+            "p_win": [[float(g[a, b]) for b in scores] for a in scores],
+            "timings_s": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+#: outcome tables already simulated in this process, by cache key
+_MEMO: dict[tuple, Outcomes] = {}
+
+
+def game_model(
+    variant: str | Variant = "8-reyes",
+    *,
+    juego_real: str = "off",
+    target: int | None = None,
+    redeal_4567: bool = False,
+    mus_visto: bool = False,
+    deals: int | None = None,
+    seed: int | None = None,
+    source: str | DealSource | np.ndarray = DEFAULT_SOURCE,
+    outcomes: Outcomes | None = None,
+    cache: bool = True,
+    progress: Progress | None = None,
+) -> GameModel:
+    """The win-the-game model for the rules of ``variant`` (a name or a :class:`Variant`).
+
+    The outcome table of ``deals`` deals (default 4,000,000, seed 1) from ``source`` is
+    simulated once per rules (every switch), source, number of deals and seed, and cached
+    in memory and on disk (written atomically); the dynamic programme is recomputed each
+    time (a few ms).  Pass ``outcomes`` to use a given table (nothing is simulated or
+    cached).
+
+    >>> m = game_model("8-reyes")
+    >>> 0.5 < m.p_win(0, 0, "us") < 0.6        # mano's team is favoured from 0-0
+    True
+    """
+    v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    if outcomes is None:
+        n = checks.deals(deals, DEFAULT_DEALS)
+        seed = DEFAULT_SEED if seed is None else checks.seed(seed)
+        if cache and isinstance(source, str):
+            outcomes = _cached_outcomes(v, source, n, seed, timings, progress)
+        else:
+            outcomes = paso_outcomes(v, deals=n, seed=seed, source=source, progress=progress)
+            timings["simulate_s"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    p = win_probabilities(outcomes, v.target)
+    timings["dp_s"] = time.perf_counter() - t1
+    return GameModel(v, outcomes, p, timings)
+
+
+def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[str, float],
+                     progress: Progress | None = None) -> Outcomes:
+    """The outcome table of (rules, source, deals, seed), from memory, disk or a simulation."""
+    from musstats.tables.policies import policy_digest
+
+    t0 = time.perf_counter()
+    # the after-mus deals depend on the discard table the players use: key on its content
+    src = source + ("-" + policy_digest("table", v) if source == "after-mus" else "")
+    key = (v.cache_key(target=False), src, n, seed)
+    out = _MEMO.get(key)
+    if out is None:
+        path = cache.entry_path("paso-outcomes", *key)
+        z = cache.load(path)
+        if z is not None and {"signed", "prob"} <= set(z):
+            try:
+                out = Outcomes(z["signed"], z["prob"], deals=n, seed=seed, source=source)
+                timings["load_s"] = time.perf_counter() - t0
+            except MusError:
+                out = None
+        if out is None:
+            out = paso_outcomes(v, deals=n, seed=seed, source=source, progress=progress)
+            timings["simulate_s"] = time.perf_counter() - t0
+            cache.save(path, signed=out.signed, prob=out.prob)
+        _MEMO[key] = out
+    return out

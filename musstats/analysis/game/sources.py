@@ -1,0 +1,53 @@
+"""Deal sources of the game model: where the four final hands of a hand of Mus come from.
+
+A deal source is a callable ``source(n, seed, variant) -> int array [n, 4]`` of hand
+indices (:func:`musstats.tables.hands.hand_tables`) in seat order (mano, second, third,
+postre).  ``"after-mus"`` (the default) plays each hand after one mus round in which all
+four players discard by the shipped discard strategy table; ``"as-dealt"`` plays the
+hands as dealt.  Both honour the 4-5-6-7 redeal and mus visto.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.musphase import deals_after_mus, deals_as_dealt
+from musstats.rules.variant import Variant
+
+__all__ = ["DealSource", "DEAL_SOURCES", "DEFAULT_SOURCE", "register_deal_source", "deals_after_one_round"]
+
+#: ``source(n, seed, variant) -> int [n, 4]`` hand indices in seat order
+DealSource = Callable[[int, int, Variant], np.ndarray]
+
+
+# ---------------------------------------------------------------------------
+# deal sources
+
+
+def deals_after_one_round(n: int, seed: int, variant: Variant = Variant()) -> np.ndarray:
+    """``n`` random deals after one mus round in which all four players discard by the
+    shipped discard strategy table: hand indices [n, 4] in seat order."""
+    return deals_after_mus(n, seed, variant)
+
+
+#: named deal sources; a named source's outcome table can be cached on disk
+DEAL_SOURCES: dict[str, DealSource] = {"as-dealt": deals_as_dealt, "after-mus": deals_after_one_round}
+#: the default: hands as played after a mus round, everyone discarding by the table policy
+DEFAULT_SOURCE = "after-mus"
+
+
+def register_deal_source(name: str, source: DealSource) -> None:
+    """Make ``source`` available as ``paso_outcomes(..., source=name)`` (and cacheable).
+
+    Meant for the discard module: deals after a mus round in which both teams
+    discard by the table policy.  Changing what a name deals needs a new name (or
+    a new ``CACHE_VERSION``) so that stale cached tables are not reused.
+    """
+    if not callable(source):
+        raise MusError(f"a deal source must be callable as source(n, seed, variant), got {source!r}")
+    DEAL_SOURCES[str(name)] = source
+
+

@@ -1,0 +1,342 @@
+"""The órdago at a score against equilibrium opponents (issue 14, "Órdago at a given score").
+
+One lance's betting (the abstraction of :mod:`musstats.engines.betting`: paso, envidos,
+one raise, órdago) is solved with team 0's utility = P(team 0 wins the game)
+(:class:`~musstats.engines.betting.game.GamePayoff`): an accepted órdago decides the game,
+anything else moves the score, and the new score is valued by the win-the-game model at
+the start of the next hand.  Solved by the vector solver (hands as dealt, private
+information), per lance, declaration pattern and score, and cached on disk.
+
+* :func:`score_solution` -- the solved lance at a score (from the cache or solved now);
+* :func:`equilibrium_figures` -- for one hand at one seat: at the seat's first turn
+  (everyone before it passed) P(they accept our órdago), P(we win the lance | they
+  accept), P(we win the game) if we call / if we pass, the equilibrium frequency of the
+  call and the decision; facing an órdago (the first node where the seat answers an
+  opening órdago of the other team), P(we win the lance | they called it) from the
+  callers' equilibrium range, P(win the game) if we accept / refuse and the decision;
+* :func:`pushfold_frame` -- for every hand and seat: the call and accept frequencies
+  (the push/fold chart of ``musstats ordago --chart``).
+
+The Monte Carlo figures are over ``trials`` deals of the other three hands given ours
+(as dealt, fitting the declaration pattern), each weighted by the other players'
+equilibrium reach of the node (as :func:`musstats.analysis.betting.bet` does).  All
+P(win the game) figures are for the asking player's team.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.betting.game import GamePayoff
+from musstats.engines.betting.store import Solved, Spec, get_solved, prepare
+from musstats.engines.betting.tree import ORDAGO, BettingTree, betting_tree, pattern_text
+from musstats.rules.labels import SEATS
+from musstats.rules.variant import Variant
+
+__all__ = ["next_hand_grid", "DEFAULT_EQ_ITERATIONS", "DEFAULT_EQ_TRIALS", "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED",
+           "score_spec", "score_solution", "call_node", "answer_node", "equilibrium_figures", "pushfold_frame",
+           "EQ_APPROXIMATIONS"]
+
+#: iterations of the vector solver per (lance, pattern, score): NashConv ≈ 0.0004 P(win the game) at
+#: grande 0-0 (0.0010 at 100 iterations, 0.0003-0.0004 at 300-400; measured, 10,000 samples per owner)
+DEFAULT_EQ_ITERATIONS = 200
+#: deals of the Monte Carlo figures of one hand
+DEFAULT_EQ_TRIALS = 20_000
+#: samples per owner of the NashConv measurement
+DEFAULT_EQ_EVAL = 10_000
+DEFAULT_EQ_SEED = 2026
+#: a frequency strictly between MIXED and 1 - MIXED is "mixed"
+MIXED = 0.05
+
+EQ_APPROXIMATIONS = (
+    "equilibrium: only this lance is solved, with P(win the game) as the payoff; the other lances of the hand "
+    "are not played in the subgame and the score after it is valued by the en-paso game model at the start of "
+    "the next hand (the other team mano)",
+    "equilibrium: the abstraction's bets only (paso, envido 2 / 5, one raise of 2, órdago); hands as dealt "
+    "(nothing read from the mus phase); private information (no señas)",
+)
+
+
+def next_hand_grid(variant: Variant) -> np.ndarray:
+    """P(team 0 wins the game) [T, T] at the start of the next hand, team 1 mano: the
+    win-the-game model's ``p[1]`` (default settings, cached)."""
+    from musstats.analysis.game import game_model
+
+    return game_model(variant).p[1]
+
+
+def score_spec(lance: str, pattern: int, variant: Variant, a: int, b: int, *, iterations: int | None = None,
+               seed: int = DEFAULT_EQ_SEED, grid: np.ndarray | None = None) -> Spec:
+    """The spec of the lance solved at score ``a`` (team 0: mano and third) - ``b`` (team 1)."""
+    it = DEFAULT_EQ_ITERATIONS if iterations is None else int(iterations)
+    if grid is None:
+        grid = next_hand_grid(variant)
+    return Spec(lance=lance, pattern=pattern, deal="as-dealt", info="private", variant=variant,
+                payoff=GamePayoff(a, b, variant, grid=grid), iterations=it, seed=int(seed), solver="vector")
+
+
+def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *, iterations: int | None = None,
+                   seed: int = DEFAULT_EQ_SEED, eval_samples: int = DEFAULT_EQ_EVAL, grid: np.ndarray | None = None,
+                   progress: Callable[[int, int], None] | None = None, cache: bool = True) -> Solved:
+    """The lance solved at a score: from memory, the disk cache, or a fresh solve (then
+    cached).  ``progress(done, total)`` per iteration while solving."""
+    if variant.ten_kings:
+        raise MusError("betting equilibria are not available with ten kings")
+    spec = score_spec(lance, pattern, variant, a, b, iterations=iterations, seed=seed, grid=grid)
+    cb = None
+    if progress is not None:
+        total = int(spec.iterations or 0)
+
+        def cb(it, sec, ex):  # noqa: ARG001
+            progress(int(it), total)
+    s = get_solved(spec, progress=cb, cache=cache, eval_deals=int(eval_samples))
+    if s is None or s.partial:
+        raise MusError("the equilibrium solve was interrupted")
+    return s
+
+
+# ---------------------------------------------------------------------------
+# nodes
+
+
+def call_node(tree: BettingTree, seat: int) -> int | None:
+    """The seat's first turn: everyone before it passed."""
+    return tree.first_turn(seat)
+
+
+def answer_node(tree: BettingTree, seat: int) -> int | None:
+    """Where the seat answers an opening órdago of the other team as its team's first
+    answerer (the history: passes, then the órdago), the earliest such; else the
+    earliest node where it faces an órdago at all.  None if it never does."""
+    best = None
+    fallback = None
+    for nd in tree.nodes:
+        if nd.is_terminal or nd.seat != seat or not nd.history:
+            continue
+        h = nd.history
+        if "órdago" not in h:
+            continue
+        i = h.index("órdago")
+        if nd.actions != ("no quiero", "quiero"):
+            continue
+        if h[-1] == "órdago" and all(x == "paso" for x in h[:i]):
+            if best is None or len(h) < len(tree.nodes[best].history):
+                best = nd.id
+        elif fallback is None or len(h) < len(tree.nodes[fallback].history):
+            fallback = nd.id
+    return best if best is not None else fallback
+
+
+# ---------------------------------------------------------------------------
+# per-deal reach and values
+
+
+def _probs(game, sigma, st, n) -> np.ndarray:
+    """[deals, actions]: the strategy at node ``n`` of each deal's owner state."""
+    k = int(game.owner[n])
+    na = int(game.tree.n_act[n])
+    base = int(game.obase[k]) + st[:, k].astype(np.int64) * int(game.stride[k]) + int(game.noff[n])
+    return sigma[base[:, None] + np.arange(na)[None, :]]
+
+
+def _reach_values(game, sigma, st, o, k):
+    """Per node and deal: the reach of every owner but ``k`` (r) and team 0's value under
+    ``sigma`` (V)."""
+    tree = game.tree
+    N = tree.n_nodes
+    n = st.shape[0]
+    r = np.zeros((N, n))
+    r[0] = 1.0
+    P = {}
+    for nid in range(N):
+        if tree.is_term[nid]:
+            continue
+        p = _probs(game, sigma, st, nid)
+        P[nid] = p
+        f = int(tree.first[nid])
+        own = int(game.owner[nid]) == k
+        for a in range(int(tree.n_act[nid])):
+            r[f + a] = r[nid] if own else r[nid] * p[:, a]
+    V = np.zeros((N, n))
+    U = game.U
+    for nid in range(N - 1, -1, -1):
+        if tree.is_term[nid]:
+            V[nid] = U[int(tree.term[nid]), o]
+        else:
+            f = int(tree.first[nid])
+            V[nid] = (P[nid] * V[f: f + int(tree.n_act[nid])].T).sum(axis=1)
+    return r, V
+
+
+def _ratio(x: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
+    """sum x / sum y and its standard error (ratio estimate over independent deals)."""
+    sy = float(y.sum())
+    if sy <= 0:
+        return None, None
+    m = float(x.sum()) / sy
+    n = x.shape[0]
+    z = x - m * y
+    se = float(np.sqrt(max(float((z * z).sum()), 0.0)) / sy) if n > 1 else None
+    return m, se
+
+
+def _r4(x):
+    return None if x is None else round(float(x), 5)
+
+
+def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int, hand_index: int, seat: int,
+                        cards=None, *, trials: int = DEFAULT_EQ_TRIALS, seed: int = DEFAULT_EQ_SEED) -> dict[str, Any]:
+    """The equilibrium figures of one hand at one seat (module doc), in P(win) for its team."""
+    from musstats.analysis.betting import _subgame_deals_for
+
+    t0 = time.perf_counter()
+    game = sol.game
+    tree = game.tree
+    q = int(seat)
+    team = q % 2
+    k = game.seat_owner[q]
+    out: dict[str, Any] = {"lance": lance, "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
+                           "iterations": sol.iterations, "strategy_source": sol.source,
+                           "solve_seconds": round(float(sol.seconds), 2),
+                           "nashconv": _nashconv(sol.exploit, _centre(sol)), "units": "P(win the game) for your team",
+                           "method": "Monte Carlo over deals of the other three hands given yours, each weighted by "
+                                     "the other players' equilibrium reach of the node"}
+    notes: list[str] = []
+    if q not in tree.speakers:
+        notes.append(f"you have no say in {lance} (you did not declare it): your partner answers for the team")
+        out.update({"call": None, "answer": None, "notes": notes})
+        return out
+    deals = _subgame_deals_for("as-dealt", variant, lance, pattern, hand_index, q, int(trials), int(seed), cards)
+    if deals.shape[0] == 0:
+        raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations")
+    st, o, w = prepare(game, deals, variant, lance)
+    r, V = _reach_values(game, sol.sigma, st, o, k)
+    V += _centre(sol)  # the solver's table is P(win) - centre
+    us_best = (o // 49 == 1) if team == 0 else (o // 49 == 0)
+
+    def to_us(m):
+        return None if m is None else (m if team == 0 else 1.0 - m)
+
+    def action_evs(nid):
+        nd = tree.nodes[nid]
+        res = {}
+        for a, label in enumerate(nd.actions):
+            c = nd.children[a]
+            m, se = _ratio(w * r[nid] * V[c], w * r[nid])
+            res[label] = {"p": round(float(game.strategy_at(sol.sigma, nid, int(st[0, k]))[a]), 4),
+                          "p_win_game": _r4(to_us(m)), "se": _r4(se)}
+        return res
+
+    def accepted_reach(c):
+        tot = np.zeros(st.shape[0])
+        for n2 in tree.subtree(c):
+            nd2 = tree.nodes[n2]
+            if nd2.is_terminal and tree.terminals[nd2.terminal].kind == ORDAGO:
+                tot += r[n2]
+        return tot
+
+    # calling: our first turn
+    call = None
+    n1 = call_node(tree, q)
+    if n1 is not None:
+        nd = tree.nodes[n1]
+        acts = action_evs(n1)
+        c = nd.children[nd.actions.index("órdago")]
+        acc = accepted_reach(c)
+        p_acc, p_acc_se = _ratio(w * acc, w * r[n1])
+        p_win_acc, p_win_acc_se = _ratio(w * acc * us_best, w * acc)
+        p_call = acts["órdago"]["p"]
+        ev_call, ev_pass = acts["órdago"]["p_win_game"], acts["paso"]["p_win_game"]
+        call = {"history": list(nd.history), "p_call": p_call, "mixed": bool(MIXED < p_call < 1 - MIXED),
+                "p_they_accept": _r4(p_acc), "p_they_accept_se": _r4(p_acc_se),
+                "p_win_lance_if_accepted": _r4(p_win_acc), "p_win_lance_if_accepted_se": _r4(p_win_acc_se),
+                "p_win_game_if_call": ev_call, "p_win_game_if_pass": ev_pass,
+                "decision": "call" if p_call > 0.5 else "pass",
+                "actions": acts}
+        if p_win_acc is None:
+            notes.append("at equilibrium they never accept an órdago here")
+    # answering: the first node where we face an opening órdago of theirs
+    answer = None
+    n2 = answer_node(tree, q)
+    if n2 is not None:
+        nd = tree.nodes[n2]
+        acts = action_evs(n2)
+        p_called, _ = _ratio(w * r[n2], w)
+        p_win, p_win_se = _ratio(w * r[n2] * us_best, w * r[n2])
+        p_acc = acts["quiero"]["p"]
+        answer = {"history": list(nd.history), "p_accept": p_acc, "mixed": bool(MIXED < p_acc < 1 - MIXED),
+                  "p_they_reach": _r4(p_called),
+                  "p_win_lance_if_called": _r4(p_win), "p_win_lance_if_called_se": _r4(p_win_se),
+                  "p_win_game_if_accept": acts["quiero"]["p_win_game"],
+                  "p_win_game_if_refuse": acts["no quiero"]["p_win_game"],
+                  "decision": "accept" if p_acc > 0.5 else "refuse", "actions": acts}
+        if p_win is None:
+            notes.append("at equilibrium nobody calls an órdago against you there: the figures facing one are "
+                         "off the equilibrium path")
+    out.update({"call": call, "answer": answer, "deals": int(deals.shape[0]), "trials_seed": int(seed),
+                "notes": notes, "seconds": round(time.perf_counter() - t0, 3)})
+    return out
+
+
+def _centre(sol: Solved) -> float:
+    return float(getattr(sol.spec.payoff, "CENTRE", 0.0))
+
+
+def _nashconv(ex: dict | None, centre: float = 0.0) -> dict | None:
+    if not ex:
+        return None
+    v = ex.get("value")
+    return {"nashconv": ex.get("nashconv"), "nashconv_se": ex.get("nashconv_se"),
+            "nashconv_in": ex.get("nashconv_in"), "nashconv_in_se": ex.get("nashconv_in_se"),
+            "value_team0": None if v is None else round(float(v) + centre, 6), "samples": ex.get("deals"),
+            "units": "P(win the game)"}
+
+
+# ---------------------------------------------------------------------------
+# the push/fold chart
+
+
+def pushfold_frame(sol: Solved, variant: Variant, lance: str, pattern: int, a: int, b: int):
+    """For every seat that speaks and every hand it can hold in the subgame: the
+    equilibrium probability of an órdago at its first turn (``p_call``) and of accepting
+    an opening órdago of the other team (``p_accept``, at :func:`answer_node`).  Columns
+    seat, hand, hand_index, p_call, p_accept, mixed_call, mixed_accept; ``attrs`` hold
+    the lance, the score (team 0 first) and the solve's NashConv."""
+    import pandas as pd
+
+    from musstats.analysis.betting import _possible
+    from musstats.tables.hands import hand_tables
+
+    t = hand_tables(variant)
+    game, tree = sol.game, sol.game.tree
+    rows = []
+    for q in tree.speakers:
+        ok = np.nonzero(_possible(variant, lance, q, pattern))[0]
+        n1, n2 = call_node(tree, q), answer_node(tree, q)
+        pc = np.full(ok.shape[0], np.nan)
+        pa = np.full(ok.shape[0], np.nan)
+        if n1 is not None:
+            i = tree.nodes[n1].actions.index("órdago")
+            pc = game.block(sol.sigma, n1)[ok, i]
+        if n2 is not None:
+            i = tree.nodes[n2].actions.index("quiero")
+            pa = game.block(sol.sigma, n2)[ok, i]
+        rows.append(pd.DataFrame({"seat": SEATS[q], "hand": np.array(t.labels)[ok], "hand_index": ok,
+                                  "p_call": pc, "p_accept": pa}))
+    df = pd.concat(rows, ignore_index=True)
+    df["mixed_call"] = (df["p_call"] > MIXED) & (df["p_call"] < 1 - MIXED)
+    df["mixed_accept"] = (df["p_accept"] > MIXED) & (df["p_accept"] < 1 - MIXED)
+    df.attrs.update({"variant": variant.name, "rules": variant.describe(), "lance": lance,
+                     "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
+                     "score": {"us": int(a), "them": int(b), "target": int(variant.target),
+                               "order": "mano's team first"},
+                     "iterations": sol.iterations, "nashconv": _nashconv(sol.exploit, _centre(sol)),
+                     "call_node": {SEATS[q]: ",".join(tree.nodes[n].history) if (n := call_node(tree, q)) is not None
+                                   else None for q in tree.speakers},
+                     "answer_node": {SEATS[q]: ",".join(tree.nodes[n].history)
+                                     if (n := answer_node(tree, q)) is not None else None for q in tree.speakers}})
+    return df

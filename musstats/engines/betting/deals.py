@@ -1,0 +1,214 @@
+"""Chance for the betting solver: deals from the real joint distribution of the four hands.
+
+Deals come from the deal engines of :mod:`musstats.engines.musphase` (whole deals of the
+40 physical cards, so card removal between the four hands is exact): ``"as-dealt"``
+(the hands as dealt) or ``"after-mus"`` (after one mus round in which everybody
+discards by the shipped discard table).  A subgame keeps the deals of its condition:
+
+* grande, chica: every deal;
+* pares, juego under a declaration pattern: the deals in which exactly the seats of the
+  pattern hold the lance;
+* punto: the deals in which nobody holds juego.
+
+A *stream* of deals is cut into blocks of ``BLOCK`` deals; block ``b`` of the stream with
+seed ``seed`` and key ``key`` is drawn with its own seed derived from (seed, key, b), so
+every block, and so every pool, is reproducible and independent of the number of threads.
+Independent streams (training, evaluation, the EV of a question) use different keys.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.betting.tree import ALL_SEATS, LANCE_INDEX, contested, pattern_text
+from musstats.rules.variant import Variant
+
+__all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
+           "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY", "EV_KEY"]
+
+DEALS = ("as-dealt", "after-mus")
+#: deals per block of a stream
+BLOCK = 1 << 20
+#: stream keys: training pool, exploitability (choose the response / evaluate it), EV of a question
+TRAIN_KEY, CHOOSE_KEY, EVAL_KEY, EV_KEY = 11, 12, 13, 14
+
+
+def subgames() -> list[tuple[str, int]]:
+    """Every (lance, declaration pattern) whose betting is solved: grande, chica, the 9
+    contested patterns of pares and of juego, punto (pattern 15 = every seat speaks)."""
+    pats = [m for m in range(1, 16) if contested(m)]
+    return ([("grande", ALL_SEATS), ("chica", ALL_SEATS)] + [("pares", m) for m in pats]
+            + [("juego", m) for m in pats] + [("punto", ALL_SEATS)])
+
+
+SUBGAMES = subgames()
+
+
+def _block_seed(seed: int, key: int, b: int) -> int:
+    ss = np.random.SeedSequence(int(seed), spawn_key=(int(key), int(b)))
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int = BLOCK) -> np.ndarray:
+    """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order."""
+    from musstats.engines.musphase import deals_after_mus, deals_as_dealt
+
+    s = _block_seed(seed, key, b)
+    if deal == "as-dealt":
+        d = deals_as_dealt(n, s, variant)
+    elif deal == "after-mus":
+        d = deals_after_mus(n, s, variant, rounds=1)
+    else:
+        raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(DEALS)}")
+    return d.astype(np.int16)
+
+
+@lru_cache(maxsize=8)
+def _held(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    from musstats.tables.hands import JUEGO, PARES, hand_tables
+
+    t = hand_tables(variant.lance_rules)
+    return (t.key[PARES] > 0).astype(np.int64), (t.key[JUEGO] > 0).astype(np.int64)
+
+
+def holder_masks(deals: np.ndarray, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """Bit masks (bit q = seat q) of the pares holders and the juego holders of each deal."""
+    hp, hj = _held(variant)
+    d = deals.astype(np.int64)
+    pm = hp[d[:, 0]] | hp[d[:, 1]] << 1 | hp[d[:, 2]] << 2 | hp[d[:, 3]] << 3
+    jm = hj[d[:, 0]] | hj[d[:, 1]] << 1 | hj[d[:, 2]] << 2 | hj[d[:, 3]] << 3
+    return pm, jm
+
+
+def in_subgame(pm: np.ndarray, jm: np.ndarray, lance: str, pattern: int) -> np.ndarray:
+    """Which deals (holder masks ``pm``, ``jm``) belong to the subgame."""
+    if lance in ("grande", "chica"):
+        return np.ones(pm.shape[0], bool)
+    if lance == "pares":
+        return pm == pattern
+    if lance == "juego":
+        return jm == pattern
+    return jm == 0
+
+
+#: blocks of a stream searched for the deals of a subgame (rare declaration patterns get
+#: fewer deals than asked: what these blocks hold)
+MAX_BLOCKS = {TRAIN_KEY: 48, CHOOSE_KEY: 12, EVAL_KEY: 12}
+
+
+def subgame_pools(deal: str, variant: Variant, quotas: dict[tuple[str, int], int], seed: int, key: int,
+                  max_blocks: int | None = None) -> dict[tuple[str, int], np.ndarray]:
+    """Deals of several subgames from one stream: the first ``quotas[sg]`` deals of the
+    stream that belong to each subgame ``sg`` (int16 [n, 4]), searched in the first
+    ``max_blocks`` blocks (default ``MAX_BLOCKS[key]``): a rare subgame may get fewer."""
+    if max_blocks is None:
+        max_blocks = MAX_BLOCKS.get(key, 4096)
+    parts: dict[tuple[str, int], list[np.ndarray]] = {sg: [] for sg in quotas}
+    have = {sg: 0 for sg in quotas}
+    b = 0
+    while any(have[sg] < quotas[sg] for sg in quotas):
+        if b >= max_blocks:
+            break
+        d = block_deals(deal, variant, seed, key, b)
+        pm, jm = holder_masks(d, variant)
+        for (lance, pat), q in quotas.items():
+            need = q - have[(lance, pat)]
+            if need <= 0:
+                continue
+            sel = d[in_subgame(pm, jm, lance, pat)][:need]
+            parts[(lance, pat)].append(sel)
+            have[(lance, pat)] += sel.shape[0]
+        b += 1
+    return {sg: (np.concatenate(parts[sg]) if parts[sg] else np.zeros((0, 4), np.int16)) for sg in quotas}
+
+
+def subgame_deals(deal: str, variant: Variant, lance: str, pattern: int, n: int, seed: int, key: int
+                  ) -> np.ndarray:
+    """The first ``n`` deals of a stream that belong to one subgame."""
+    return subgame_pools(deal, variant, {(lance, pattern): n}, seed, key)[(lance, pattern)]
+
+
+# ---------------------------------------------------------------------------
+# deals conditioned on one player's hand
+
+
+@lru_cache(maxsize=4)
+def _after_mus_pool(variant: Variant, n: int, seed: int) -> np.ndarray:
+    """A pool of after-mus deals, cached in memory and on disk (the cache folder)."""
+    from musstats.engines.betting.cache import load_array, save_array
+
+    name = f"after-mus-pool-{variant.deck}-{variant.juego_real}-{n}-{seed}"
+    arr = load_array(name)
+    if arr is None:
+        blocks = [block_deals("after-mus", variant, seed, EV_KEY, b) for b in range(-(-n // BLOCK))]
+        arr = np.concatenate(blocks)[:n]
+        save_array(name, arr)
+    return arr
+
+
+#: after-mus deals searched for those in which the player holds his hand
+AFTER_MUS_POOL = 8 * BLOCK
+
+
+def conditioned_deals(deal: str, variant: Variant, hand: int, seat: int, n: int, seed: int,
+                      cards=None) -> np.ndarray:
+    """Deals in which ``seat`` holds hand index ``hand``: int64 [m, 4].
+
+    As dealt: ``n`` deals of the other three hands from the 36 unseen cards (exact
+    conditioning on the player's cards).  After the mus: the deals of a pool of
+    ``AFTER_MUS_POOL`` after-mus deals in which the seat ends with that hand (at most
+    ``n``; rare hands get fewer, and the standard errors say so).
+    """
+    if deal == "as-dealt":
+        from musstats._kernels.betting import deal_others
+        from musstats.engines.musphase import _user_cards, deck_ids
+        from musstats.engines.random import seed_states
+        from musstats.tables.hands import hand_tables
+
+        t = hand_tables(variant)
+        if cards is None:
+            try:
+                from musstats.tables.hands import hand_cards
+            except ImportError:  # pragma: no cover - older layout
+                from musstats.analysis.discard_table import hand_cards
+            cards = hand_cards(hand, variant)
+        user, unseen = _user_cards(list(cards), variant)
+        n_chunks = 16
+        per = np.full(n_chunks, n // n_chunks, np.int64)
+        per[: n % n_chunks] += 1
+        offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+        seeds = seed_states(seed, n_chunks, key=(EV_KEY, seat, hand))
+        return deal_others(seeds, per, offsets, user, unseen, seat, deck_ids(variant), t.n_classes,
+                           t.idx4.astype(np.int64))
+    pool = _after_mus_pool(variant, AFTER_MUS_POOL, int(seed))
+    sel = pool[pool[:, seat] == hand][:n]
+    return sel.astype(np.int64)
+
+
+def lance_states(deals: np.ndarray, lance: str, variant: Variant, pooled: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Outcome codes int32 [N] and states int32 [N, 4] of deals for one lance
+    (:func:`musstats._kernels.betting.lance_features`)."""
+    from musstats._kernels.betting import lance_features
+    from musstats.tables.kernel import lance_table
+
+    return lance_features(np.ascontiguousarray(deals, np.int64), LANCE_INDEX[lance], lance_table(variant),
+                          bool(pooled))
+
+
+def check_deal(deal: str) -> str:
+    d = str(deal).strip().lower().replace("_", "-").replace(" ", "-")
+    d = {"asdealt": "as-dealt", "dealt": "as-dealt", "aftermus": "after-mus", "mus": "after-mus"}.get(d, d)
+    if d not in DEALS:
+        raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(DEALS)}")
+    return d
+
+
+def iter_blocks(deal: str, variant: Variant, seed: int, key: int, start: int = 0) -> Iterable[np.ndarray]:
+    b = start
+    while True:
+        yield block_deals(deal, variant, seed, key, b)
+        b += 1

@@ -1,0 +1,397 @@
+"""Solve one subgame from a :class:`Spec`, and keep the result: memory, the shipped
+strategies of ``musstats/data/betting_*.npz``, the disk cache, or a fresh solve.
+
+A *subgame* is one lance under one declaration pattern (pares, juego) for one deal
+model and one information model.  Its strategy is stored as the average behaviour
+strategy of every infoset, quantised to uint8 (``round(255 p)``, rows renormalised when
+loaded: an error of at most 1/510 per probability).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.betting import deals as D
+from musstats.engines.betting.abstraction import DEFAULT_ABSTRACTION, Abstraction
+from musstats.engines.betting.cache import load_npz, save_npz, strategy_key
+from musstats.engines.betting.exploit import Exploitability, exploitability
+from musstats.engines.betting.game import Payoff, StonePayoff
+from musstats.engines.betting.solver import INFO_MODELS, Game, SolveConfig, make_game, solve_game
+from musstats.engines.betting.tree import BettingTree, betting_tree, pattern_text
+from musstats.rules.variant import Variant
+
+__all__ = ["Spec", "Solved", "solve_subgame", "get_solved", "prepare", "DEFAULT_ITERATIONS", "DEFAULT_BATCH",
+           "DEFAULT_POOL", "DEFAULT_SEED", "EVAL_DEALS", "EVAL_SAMPLES", "SOLVERS", "SOLVER_DEFAULTS", "default_solver",
+           "shipped_path", "quantise", "dequantise"]
+
+#: the solvers: ``"vector"`` -- public chance sampling with a vector over one seat's hands
+#: (:mod:`.vector`; the hands as dealt, whose conditional distribution is exact), ``"deals"`` --
+#: chance sampling of whole deals (:mod:`.solver`; any deal model, the one for after-mus)
+SOLVERS = ("vector", "deals")
+#: defaults of each solver (the shipped strategies, scripts/build_betting.py): iterations,
+#: batch (vector: samples of the other three hands per owner and iteration; deals: deals
+#: per iteration) and pool (deals: the training deals a batch is taken from; vector: unused)
+SOLVER_DEFAULTS = {"vector": {"iterations": 600, "batch": 256, "pool": 0},
+                   "deals": {"iterations": 400, "batch": 10_000, "pool": 2_000_000}}
+DEFAULT_ITERATIONS = SOLVER_DEFAULTS["vector"]["iterations"]
+DEFAULT_BATCH = SOLVER_DEFAULTS["vector"]["batch"]
+DEFAULT_POOL = SOLVER_DEFAULTS["deals"]["pool"]
+DEFAULT_SEED = 2026
+#: deals of each of the two exploitability samples of the deal solver (choose the response,
+#: value it); the vector solver's samples of the other hands per owner and sample set
+EVAL_DEALS = 400_000
+EVAL_SAMPLES = 100_000
+#: format of the shipped / cached files
+FORMAT = 2
+
+
+def default_solver(deal: str) -> str:
+    """The solver of a deal model: the vector solver for the hands as dealt, deal sampling
+    after the mus (the conditional distribution of one hand given the others is not known
+    in closed form there)."""
+    return "vector" if deal == "as-dealt" else "deals"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Everything a solved subgame depends on."""
+
+    lance: str
+    pattern: int = 15
+    deal: str = "as-dealt"
+    info: str = "private"
+    variant: Variant = Variant()
+    abstraction: Abstraction = DEFAULT_ABSTRACTION
+    payoff: Payoff = StonePayoff()
+    iterations: int | None = None
+    batch: int | None = None
+    pool: int | None = None
+    seed: int = DEFAULT_SEED
+    method: str = "dcfr"
+    solver: str = "auto"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variant", self.variant.lance_rules)
+        if self.lance in ("grande", "chica", "punto"):
+            object.__setattr__(self, "pattern", 15)
+        if self.info not in INFO_MODELS:
+            raise MusError(f"unknown information model {self.info!r}; accepted: {', '.join(INFO_MODELS)}")
+        object.__setattr__(self, "deal", D.check_deal(self.deal))
+        solver = default_solver(self.deal) if self.solver in (None, "auto") else str(self.solver)
+        if solver not in SOLVERS:
+            raise MusError(f"unknown solver {self.solver!r}; accepted: auto, {', '.join(SOLVERS)}")
+        if solver == "vector" and self.deal != "as-dealt":
+            raise MusError("the vector solver needs the hands as dealt (deal=as-dealt); use solver=deals")
+        object.__setattr__(self, "solver", solver)
+        for k, x in SOLVER_DEFAULTS[solver].items():
+            if getattr(self, k) is None:
+                object.__setattr__(self, k, x)
+            else:
+                object.__setattr__(self, k, int(getattr(self, k)))
+        if solver == "vector":
+            object.__setattr__(self, "pool", 0)
+
+    def fields(self) -> dict:
+        return {"format": FORMAT, "lance": self.lance, "pattern": self.pattern, "deal": self.deal,
+                "info": self.info, "deck": self.variant.deck, "juego_real": self.variant.juego_real,
+                "abstraction": self.abstraction.tag, "payoff": self.payoff.key, "iterations": self.iterations,
+                "batch": self.batch, "pool": self.pool, "seed": self.seed, "method": self.method,
+                "solver": self.solver}
+
+    @property
+    def key(self) -> str:
+        return strategy_key(self.fields())
+
+    @property
+    def name(self) -> str:
+        """``"pares mano+second"``, ``"grande"``."""
+        return self.lance if self.lance in ("grande", "chica", "punto") else f"{self.lance} {pattern_text(self.pattern)}"
+
+    def _sizes(self) -> tuple[int, int, int]:
+        """``(iterations, batch, pool)``: never None once :meth:`__post_init__` has filled in
+        the solver's defaults."""
+        it, batch, pool = self.iterations, self.batch, self.pool
+        assert it is not None and batch is not None and pool is not None
+        return it, batch, pool
+
+    def tree(self) -> BettingTree:
+        return betting_tree(self.lance, self.pattern, self.abstraction)
+
+    def game(self) -> Game:
+        from musstats.tables.hands import hand_tables
+
+        t = self.tree()
+        return make_game(t, self.info, self.payoff.table(t), hand_tables(self.variant).n_hands)
+
+
+@dataclass(eq=False)
+class Solved:
+    """A solved subgame: the spec, its game, the average strategy, and how it was measured."""
+
+    spec: Spec
+    game: Game
+    sigma: np.ndarray
+    iterations: int
+    partial: bool = False
+    seconds: float = 0.0
+    exploit: dict | None = None  # Exploitability.to_dict() on independent deals
+    history: list = field(default_factory=list)  # (iteration, seconds, nashconv lower, upper)
+    source: str = "solved"
+    train_seconds: float | None = None
+
+    def describe(self) -> dict:
+        return {**self.spec.fields(), "name": self.spec.name, "iterations_done": self.iterations,
+                "partial": self.partial, "seconds": round(self.seconds, 2), "train_seconds": self.train_seconds,
+                "exploitability": self.exploit,
+                "source": self.source, "decision_nodes": self.game.tree.n_decisions}
+
+
+def prepare(game: Game, deals: np.ndarray, variant: Variant, lance: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(states, outcome codes, equal weights) of deals for a game."""
+    o, stp = D.lance_states(deals, lance, variant, False)
+    stq = None
+    if any(kind == "team" for kind, _ in game.columns):
+        _, stq = D.lance_states(deals, lance, variant, True)
+    n = deals.shape[0]
+    return game.states(stp, stq), o, np.full(n, 1.0 / max(n, 1))
+
+
+def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,
+                  stop: Callable[[], bool] | None = None, eval_deals: int | None = None,
+                  history_every: int = 0, history_deals: int | None = None, pools: dict | None = None) -> Solved:
+    """Solve one subgame with its spec's solver, then measure its NashConv.
+
+    * ``vector`` (hands as dealt): ``spec.iterations`` iterations of DCFR by public chance
+      sampling, ``spec.batch`` fresh samples of the other three hands per owner and
+      iteration (:mod:`.vector`); NashConv on ``eval_deals`` samples per owner and sample set
+      (default ``EVAL_SAMPLES``).
+    * ``deals``: DCFR on minibatches of ``spec.batch`` deals taken in turn from a pool of
+      ``spec.pool`` training deals (:mod:`.solver`); NashConv on two independent samples of
+      ``eval_deals`` deals (default ``EVAL_DEALS``).
+
+    With ``history_every`` the exploitability is also estimated every so many iterations
+    on smaller samples (``history_deals``) for the convergence plot: rows (iteration,
+    training seconds, NashConv lower bound, in-sample value)."""
+    if spec.solver == "vector":
+        return _solve_vector(spec, progress=progress, stop=stop, eval_deals=eval_deals, history_every=history_every,
+                             history_deals=history_deals)
+    t0 = time.perf_counter()
+    iterations, batch, pool = spec._sizes()
+    eval_deals = EVAL_DEALS if eval_deals is None else int(eval_deals)
+    history_deals = 50_000 if history_deals is None else int(history_deals)
+    game = spec.game()
+    v = spec.variant
+    sg = (spec.lance, spec.pattern)
+    train = pools["train"] if pools else D.subgame_pools(spec.deal, v, {sg: pool}, spec.seed, D.TRAIN_KEY)[sg]
+    st, o, _ = prepare(game, train[: pool], v, spec.lance)
+    n = st.shape[0]
+    B = min(batch, n)
+
+    def data(t: int):
+        i = ((t - 1) * B) % n
+        j = i + B
+        if j <= n:
+            s_, o_ = st[i:j], o[i:j]
+        else:
+            s_ = np.concatenate([st[i:], st[: j - n]])
+            o_ = np.concatenate([o[i:], o[: j - n]])
+        return s_, o_, np.full(B, 1.0 / B)
+
+    evaluate = None
+    hist_samples = None
+    marks: list[tuple[float, float]] = []
+    if history_every:
+        hist_samples = _samples(spec, game, history_deals)
+
+        def evaluate(sig):
+            e = exploitability(game, sig, *hist_samples)
+            marks.append((e.nashconv, e.nashconv_in))
+            return e.nashconv_in
+
+    strat = solve_game(game, data if B < n else (st, o, np.full(n, 1.0 / n)),
+                       SolveConfig(iterations=iterations, method=spec.method),
+                       progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop)
+    history = [(it, round(sec, 3), round(lo, 6), round(hi, 6)) for (it, sec, _), (lo, hi) in zip(strat.history, marks)]
+    ex = None
+    if eval_deals:
+        if pools and "choose" in pools:
+            smp = (prepare(game, pools["choose"][:eval_deals], v, spec.lance),
+                   prepare(game, pools["eval"][:eval_deals], v, spec.lance))
+        else:
+            smp = _samples(spec, game, eval_deals)
+        ex = exploitability(game, strat.sigma, *smp).to_dict()
+        ex["train_deals"] = int(n)
+        ex["method"] = ("deal sampling: responses chosen on one sample of deals, valued on an independent one "
+                        "(nashconv, a lower bound) and in-sample (nashconv_in, biased up)")
+    return Solved(spec, game, strat.sigma, strat.iterations, strat.partial, time.perf_counter() - t0, ex,
+                  history)
+
+
+#: samples per owner of the exploitability estimates of the convergence history (vector)
+HISTORY_SAMPLES = 10_000
+
+
+def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, history_every=0,
+                  history_deals=None) -> Solved:
+    from musstats.engines.betting.vector import solve_vector, vector_exploitability, vector_game
+
+    t0 = time.perf_counter()
+    iterations, batch, _ = spec._sizes()
+    n_eval = EVAL_SAMPLES if eval_deals is None else int(eval_deals)
+    n_hist = HISTORY_SAMPLES if history_deals is None else int(history_deals)
+    game = spec.game()
+    vg = vector_game(game, spec.variant, spec.pattern)
+    marks: list[tuple[float, float]] = []
+    evaluate = None
+    if history_every:
+        def evaluate(sig):
+            e = vector_exploitability(vg, sig, n_hist, spec.seed, key_offset=100)
+            marks.append((e.nashconv, e.nashconv_in))
+            return e.nashconv_in
+
+    strat = solve_vector(vg, SolveConfig(iterations=iterations, method=spec.method), batch, spec.seed,
+                         progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop)
+    history = [(it, round(sec, 3), round(lo, 6), round(hi, 6)) for (it, sec, _), (lo, hi) in zip(strat.history, marks)]
+    ex = None
+    if n_eval:
+        e0 = time.perf_counter()
+        ex = vector_exploitability(vg, strat.sigma, n_eval, spec.seed).to_dict()
+        ex["train_samples"] = int(iterations * batch)
+        ex["eval_seconds"] = round(time.perf_counter() - e0, 2)
+        ex["method"] = (f"public chance sampling: per owner, the best response is exact over the hands of one of its "
+                        f"seats and Monte Carlo over the other three hands ({n_eval:,} samples per owner and sample "
+                        f"set); chosen on one sample, valued on an independent one (nashconv, a lower bound) and "
+                        f"in-sample (nashconv_in, biased up)")
+    return Solved(spec, game, strat.sigma, strat.iterations, strat.partial, time.perf_counter() - t0, ex, history,
+                  train_seconds=round(strat.seconds, 2))
+
+
+def _samples(spec: Spec, game: Game, n: int):
+    v = spec.variant
+    sg = (spec.lance, spec.pattern)
+    a = D.subgame_pools(spec.deal, v, {sg: n}, spec.seed, D.CHOOSE_KEY)[sg]
+    b = D.subgame_pools(spec.deal, v, {sg: n}, spec.seed, D.EVAL_KEY)[sg]
+    return prepare(game, a, v, spec.lance), prepare(game, b, v, spec.lance)
+
+
+# ---------------------------------------------------------------------------
+# storage
+
+
+def quantise(sigma: np.ndarray) -> np.ndarray:
+    return np.rint(np.clip(sigma, 0, 1) * 255).astype(np.uint8)
+
+
+def dequantise(q: np.ndarray, game: Game) -> np.ndarray:
+    from musstats._kernels.cfr import normalise
+
+    out = np.empty(q.shape[0])
+    normalise(q.astype(np.float64), out, game.iset_base, game.iset_n)
+    return out
+
+
+def _pack(s: Solved) -> dict:
+    return {"sigma": quantise(s.sigma), "meta": np.frombuffer(json.dumps(s.describe()).encode(), np.uint8),
+            "history": np.array(s.history, np.float64).reshape(-1, 4)}
+
+
+def _unpack(arrs: dict, spec: Spec, source: str) -> Solved | None:
+    try:
+        meta = json.loads(bytes(arrs["meta"]).decode())
+        game = spec.game()
+        if arrs["sigma"].shape[0] != game.n_slots:
+            return None
+        sig = dequantise(arrs["sigma"], game)
+        hist = [tuple(r) for r in np.asarray(arrs.get("history", np.zeros((0, 4))))]
+        return Solved(spec, game, sig, int(meta.get("iterations_done", spec.iterations)), bool(meta.get("partial")),
+                      float(meta.get("seconds", 0.0)), meta.get("exploitability"), hist, source,
+                      meta.get("train_seconds"))
+    except Exception:
+        return None
+
+
+def shipped_path(variant: Variant, deal: str, info: str = "private") -> Path:
+    """``musstats/data/betting_<deck>_<juego real>_<deal>_<info>.npz``."""
+    return Path(__file__).resolve().parents[2] / "data" / f"betting_{variant.deck}_{variant.juego_real}_{deal}_{info}.npz"
+
+
+_SHIPPED: dict[Path, dict | None] = {}
+
+
+def _shipped_arrays(spec: Spec) -> dict | None:
+    p = shipped_path(spec.variant, spec.deal, spec.info)
+    if p not in _SHIPPED:
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                _SHIPPED[p] = {k: z[k] for k in z.files}
+        except (OSError, ValueError):
+            _SHIPPED[p] = None
+    z = _SHIPPED[p]
+    if z is None:
+        return None
+    name = f"{spec.lance}-{spec.pattern}"
+    if f"{name}.sigma" not in z:
+        return None
+    meta = json.loads(bytes(z[f"{name}.meta"]).decode())
+    fields = spec.fields()
+    if any(meta.get(k) != v for k, v in fields.items()):
+        return None
+    return {"sigma": z[f"{name}.sigma"], "meta": z[f"{name}.meta"], "history": z[f"{name}.history"]}
+
+
+def write_shipped(solved: list[Solved], path: Path) -> Path:
+    """Write solved subgames (one deal model and information model) to a shipped file."""
+    from musstats.base.files import atomic_write
+
+    arrays = {}
+    for s in solved:
+        name = f"{s.spec.lance}-{s.spec.pattern}"
+        for k, a in _pack(s).items():
+            arrays[f"{name}.{k}"] = a
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return atomic_write(path, write)
+
+
+_MEMO: dict[str, Solved] = {}
+
+
+def get_solved(spec: Spec, *, solve: bool = True, progress=None, stop=None, cache: bool = True,
+               eval_deals: int | None = None) -> Solved | None:
+    """The solved subgame of ``spec``: from memory, the shipped file, the disk cache, or
+    (with ``solve``) a fresh solve that is then cached.  None if absent and not solved."""
+    key = spec.key
+    if key in _MEMO:
+        return _MEMO[key]
+    got = None
+    z = _shipped_arrays(spec)
+    if z is not None:
+        got = _unpack(z, spec, "shipped")
+    if got is None and cache:
+        z = load_npz(f"strategy-{spec.lance}-{spec.pattern}-{spec.deal}-{spec.info}-{key}")
+        if z is not None:
+            got = _unpack(z, spec, "cache")
+    if got is None:
+        if not solve:
+            return None
+        got = solve_subgame(spec, progress=progress, stop=stop, eval_deals=eval_deals)
+        if cache and not got.partial:
+            save_npz(f"strategy-{spec.lance}-{spec.pattern}-{spec.deal}-{spec.info}-{key}", _pack(got))
+    if not got.partial:
+        _MEMO[key] = got
+    return got
+
+
+def with_defaults(spec: Spec, **kw) -> Spec:
+    return replace(spec, **kw)

@@ -1,0 +1,565 @@
+"""Public chance sampling with a vector over one seat's hands: the solver and the
+exploitability of the as-dealt deal model (kernels in :mod:`musstats._kernels.vcfr`).
+
+**Why.**  The deal-sampling solver of :mod:`.solver` traverses the tree once per sampled
+deal, and each deal updates one infoset per owner: an infoset of a hand dealt once in
+10,000 deals sees a few deals per iteration.  Here, to update an owner ``k`` (a seat, or
+a team in the pooled model), a *sample* deals only the **other three seats** (twelve
+cards from the full deck, redrawn until their public declarations fit the subgame)
+and enumerates **every** hand ``h`` of one seat ``i`` of ``k`` at once, with its exact
+conditional probability
+
+    P(h_i = h | the others' hands) = ways(h | the 28 remaining cards) / C(28, 4),
+
+restricted to the hands that fit seat ``i``'s declaration.  The joint distribution of the
+four hands is the real one (card removal exact, no independence shortcut); the
+others' reach is one number per node, k's values a vector over its hands, and one
+sample updates every infoset of ``k`` that the others reach.
+
+**Scale.**  Sampling the others until they fit and weighting ``i``'s hands by
+``P(h | others) 1[h fits]`` weighs each deal of the subgame by a constant
+``P(subgame) / P(the other three fit)`` per enumerated seat: regret matching does not see
+it (regrets of one owner scale together) and values are ratio estimates (sum of
+weighted values over the sum of weights), so it cancels there too.  A team owner always
+enumerates the same seat (the first of its seats that speaks), so its constant is one.
+
+**Solver.**  Discounted CFR (or CFR+) with alternating updates by default: at iteration
+``t`` each owner in turn gets the regrets of a fresh batch of samples against the
+others' current strategies, and its strategy is updated at once; the average strategy
+weights iteration ``t`` by t^gamma and is accumulated exactly from the own reach.
+Samples are drawn in fixed chunks, each with its own generator state
+(:func:`musstats.engines.random.seed_states` with key (stream, iteration, owner)), so
+the results do not depend on the number of threads.
+
+**Exploitability.**  Per owner, the best response is exact over the enumerated seat's
+hands and Monte Carlo over the others: it is *chosen* on one sample of the others
+(``CHOOSE_KEY``) and *valued* on an independent one (``EVAL_KEY``) -- an unbiased value of
+that response, so a lower bound of the gain of the best response -- and also valued on
+the sample that chose it (biased up).  Standard errors of the ratio estimates from the
+per-sample values (samples independent; owners on independent samples).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
+from typing import Callable
+
+import numpy as np
+
+from musstats.engines.betting.solver import CHUNKS, Game, SolveConfig, Strategy, _sigint_flag, chunk_bounds
+from musstats.engines.betting.tree import LANCE_INDEX
+from musstats.rules.variant import Variant
+
+__all__ = ["VectorGame", "vector_game", "solve_vector", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
+
+#: dtype of the per-chunk regret sums (summed in float64 afterwards)
+ACC_DTYPE = np.float32
+#: dtype of the strategy copy and work arrays of the regret kernel
+WORK_DTYPE = np.float32
+
+#: stream keys of the samples (training, choosing the response, valuing it)
+SAMPLE_KEYS = {"train": 21, "choose": 22, "eval": 23}
+
+
+@dataclass(eq=False)
+class VectorGame:
+    """A :class:`.solver.Game` with what the vector kernels need (see the kernels' doc)."""
+
+    game: Game
+    lance: str
+    pattern: int
+    variant: Variant
+    tr: np.ndarray  # int64 [8, N]
+    ow: np.ndarray  # int64 [5, owners]
+    n_term: int
+    order: np.ndarray  # int64: decision nodes, children first (the backward pass)
+    n_vrows: int  # value rows of decision nodes (reused)
+    n_tz: int
+    lists: tuple  # per seat: int64 hands that fit its declaration
+    pos: np.ndarray  # int64 [4, H]: position of a hand in its seat's list (-1: does not fit)
+    eseat: tuple  # per owner: the seat whose hands are enumerated
+    req: np.ndarray  # int64 [4]: required hold[hand] of each seat (-1: none)
+    hold: np.ndarray  # int64 [H]
+    card_class: np.ndarray
+    k_cls: int
+    idx4: np.ndarray
+    cls_cnt: np.ndarray
+    nzc: np.ndarray
+    nzn: np.ndarray
+    nnz: np.ndarray
+    binom: np.ndarray
+    inv_total: float
+    col: int
+    tab: np.ndarray  # int64 [H, 8]: the lance table (musstats.tables.kernel.lance_table)
+    tb: np.ndarray  # int64 [owners]: first row of each owner
+    m: np.ndarray  # int64 [owners]: states of each owner (columns used)
+    n_rows: int
+    MS: int  # columns
+    gidx: np.ndarray  # int64: game-layout slot of each used T-layout slot ...
+    tidx: np.ndarray  # int64: ... and that slot's flat index in the T-layout
+    own_nodes: tuple  # per owner: int64 decision nodes
+    _G: tuple | None = None
+
+    @property
+    def n_owners(self) -> int:
+        return self.game.n_owners
+
+    @property
+    def G(self) -> tuple:
+        """Packed tree and owner arrays of the kernels."""
+        if self._G is None:
+            H = self.pos.shape[1]
+            Lall = np.zeros((4, H), np.int64)
+            Ln = np.zeros(4, np.int64)
+            for q in range(4):
+                Lall[q, : self.lists[q].shape[0]] = self.lists[q]
+                Ln[q] = self.lists[q].shape[0]
+            self._G = (self.tr, self.ow, self.order, Lall, Ln, self.pos, np.array(self.eseat, np.int64))
+        return self._G
+
+    @property
+    def D(self) -> tuple:
+        """Packed deck arrays of the kernels."""
+        return (self.card_class, self.idx4, self.cls_cnt, self.nzc, self.nzn, self.nnz, self.binom, self.tab,
+                self.hold, self.req)
+
+    def U_work(self, dtype) -> np.ndarray:
+        return np.ascontiguousarray(self.game.U, dtype)
+
+    @property
+    def max_rows(self) -> int:
+        return int(self.game.stride.max())
+
+    def to_game(self, sigT: np.ndarray) -> np.ndarray:
+        out = self.game.uniform()
+        out[self.gidx] = sigT.ravel()[self.tidx]
+        return out
+
+    def from_game(self, sigma: np.ndarray) -> np.ndarray:
+        out = np.zeros((self.n_rows, self.MS))
+        out.ravel()[self.tidx] = sigma[self.gidx]
+        return out
+
+    def uniform(self) -> np.ndarray:
+        return self.from_game(self.game.uniform())
+
+    def zeros(self) -> np.ndarray:
+        return np.zeros((self.n_rows, self.MS))
+
+    def rows(self, k: int) -> int:
+        return int(self.game.stride[k])
+
+
+@dataclass(frozen=True, eq=False)
+class DeckTables:
+    """The deck and hand tables the vector kernels read: the class of each physical card,
+    the hand index of any 4 classes (``idx4``, ``k_cls`` classes), the cards of each class
+    (``cls_cnt``), each hand's classes and counts (``nzc``, ``nzn``, ``nnz``), binomials
+    ``binom[n, k]``, the lance table ``tab`` and who holds pares / juego (``hold_pares``,
+    ``hold_juego`` int64 [H])."""
+
+    card_class: np.ndarray
+    k_cls: int
+    idx4: np.ndarray
+    cls_cnt: np.ndarray
+    nzc: np.ndarray
+    nzn: np.ndarray
+    nnz: np.ndarray
+    binom: np.ndarray
+    tab: np.ndarray
+    hold_pares: np.ndarray
+    hold_juego: np.ndarray
+
+    @property
+    def n_hands(self) -> int:
+        return int(self.tab.shape[0])
+
+
+@lru_cache(maxsize=8)
+def deck_tables(variant: Variant) -> DeckTables:
+    """The :class:`DeckTables` of a variant (its lance rules)."""
+    from musstats.engines.musphase import deck_ids
+    from musstats.tables.hands import JUEGO, PARES, hand_tables
+    from musstats.tables.kernel import kernel_tables, lance_table
+
+    t = hand_tables(variant)
+    kt = kernel_tables(variant)
+    return DeckTables(deck_ids(variant), int(t.n_classes), t.idx4.astype(np.int64), t.class_count.astype(np.int64),
+                      kt.nz_cls, kt.nz_cnt, kt.nnz, kt.binom, np.ascontiguousarray(lance_table(variant)),
+                      (t.key[PARES] > 0).astype(np.int64), (t.key[JUEGO] > 0).astype(np.int64))
+
+
+def _postorder_rows(first, n_act, is_term):
+    """The decision nodes in depth-first post-order (children before their parent) and a
+    value row for each, reused once its parent has read it: the backward pass then keeps
+    about depth x branching rows alive instead of one per node (cache-resident)."""
+    N = is_term.shape[0]
+    order: list[int] = []
+    stack = [(0, False)]
+    while stack:
+        n, done = stack.pop()
+        if is_term[n]:
+            continue
+        if done:
+            order.append(n)
+            continue
+        stack.append((n, True))
+        for a in range(int(n_act[n]) - 1, -1, -1):
+            stack.append((int(first[n]) + a, False))
+    drow = np.full(N, -1, np.int64)
+    free: list[int] = []
+    n_rows = 0
+    for n in order:
+        if free:
+            r = free.pop()
+        else:
+            r = n_rows
+            n_rows += 1
+        drow[n] = r
+        for a in range(int(n_act[n])):
+            c = int(first[n]) + a
+            if not is_term[c]:
+                free.append(int(drow[c]))
+    return np.array(order, np.int64), drow, n_rows
+
+
+def vector_game(game: Game, variant: Variant, pattern: int, deck: DeckTables | None = None) -> VectorGame:
+    """The vector form of a Mus subgame (lance ``game.tree.lance`` under ``pattern``);
+    ``deck`` defaults to the variant's (the tests pass toy decks)."""
+    tree = game.tree
+    lance = tree.lance
+    dt = deck or deck_tables(variant)
+    H = dt.n_hands
+    hold = dt.hold_pares if lance == "pares" else dt.hold_juego
+    req = np.full(4, -1, np.int64)
+    if lance in ("pares", "juego"):
+        req[:] = [(pattern >> q) & 1 for q in range(4)]
+    elif lance == "punto":
+        req[:] = 0
+    lists = []
+    pos = np.full((4, H), -1, np.int64)
+    for q in range(4):
+        L = np.arange(H, dtype=np.int64) if req[q] < 0 else np.nonzero(hold == req[q])[0].astype(np.int64)
+        lists.append(L)
+        pos[q, L] = np.arange(L.shape[0])
+    N = tree.n_nodes
+    is_term = np.asarray(tree.is_term)
+    dec = np.nonzero(is_term == 0)[0]
+    n_term = int(tree.n_terminals)
+    n_dec = int(dec.shape[0])
+    row = np.empty(N, np.int64)
+    row[is_term == 1] = np.asarray(tree.term)[is_term == 1]
+    order, drow, n_vrows = _postorder_rows(np.asarray(tree.first), np.asarray(tree.n_act), is_term)
+    row[dec] = n_term + drow[dec]
+    tz = np.full(N, -1, np.int64)
+    tnodes = np.nonzero(is_term == 1)[0]
+    tz[tnodes] = np.arange(tnodes.shape[0])
+    tr = np.stack([np.asarray(tree.is_term, np.int64), np.asarray(tree.first, np.int64),
+                   np.asarray(tree.n_act, np.int64), game.owner.astype(np.int64), np.asarray(tree.term, np.int64),
+                   game.noff.astype(np.int64), row, tz]).astype(np.int64)
+    n_own = game.n_owners
+    kinds = [0 if kind == "seat" else 1 for kind, _ in game.columns]
+    idxs = [i for _, i in game.columns]
+    eseat = []
+    m = np.zeros(n_own, np.int64)
+    for k in range(n_own):
+        if kinds[k] == 0:
+            eseat.append(idxs[k])
+            m[k] = lists[idxs[k]].shape[0]
+        else:
+            te = idxs[k]
+            seats = [q for q in (te, te + 2) if req[q] != 0] or [te]
+            eseat.append(seats[0])
+            m[k] = int(game.n_states[k])
+    stride = game.stride.astype(np.int64)
+    tb = np.concatenate([[0], np.cumsum(stride)[:-1]]).astype(np.int64)  # first row of each owner
+    MS = int(m.max())
+    tparts, gparts = [], []
+    for k in range(n_own):
+        qa = np.repeat(np.arange(stride[k]), m[k])
+        s = np.tile(np.arange(m[k]), stride[k])
+        gs = lists[idxs[k]][s] if kinds[k] == 0 else s
+        gparts.append(game.obase[k] + gs * stride[k] + qa)
+        tparts.append((tb[k] + qa) * MS + s)
+    off = int(stride.sum())
+    ow = np.array([tb, m, kinds, idxs, game.team], np.int64)
+    own_nodes = tuple(np.nonzero(game.owner == k)[0].astype(np.int64) for k in range(n_own))
+    n_rem = dt.card_class.shape[0] - 12
+    return VectorGame(game, lance, int(pattern), variant, np.ascontiguousarray(tr), ow, n_term, order, n_vrows,
+                      int(tnodes.shape[0]), tuple(lists), pos, tuple(eseat), req, np.ascontiguousarray(hold),
+                      dt.card_class, dt.k_cls, dt.idx4, dt.cls_cnt, dt.nzc, dt.nzn, dt.nnz, dt.binom,
+                      1.0 / comb(n_rem, 4), -1 if lance not in ("pares", "juego") else (5 if lance == "pares" else 6),
+                      dt.tab, tb, m, off, MS, np.concatenate(gparts).astype(np.int64),
+                      np.concatenate(tparts).astype(np.int64), own_nodes)
+
+
+def _task_seeds(seed: int, key: tuple, n: int) -> np.ndarray:
+    from musstats.engines.random import seed_states
+
+    return seed_states(int(seed), int(n), key=tuple(int(x) for x in key))
+
+
+def draw_others(vg: VectorGame, k: int, n: int, seed: int, key: tuple, chunks: int = CHUNKS
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The ``n`` samples the kernels draw for owner ``k`` from (seed, key) in ``chunks``
+    chunks: hands int64 [n, 4] (-1 at k's enumerated seat) and the deals drawn per chunk."""
+    from musstats._kernels.vcfr import sample_others
+
+    bounds = chunk_bounds(n, chunks)
+    c = bounds.shape[0] - 1
+    out = np.empty((n, 4), np.int64)
+    tries = np.zeros(c, np.int64)
+    sample_others(_task_seeds(seed, key, c), bounds, vg.eseat[k], vg.card_class, vg.req, vg.hold, vg.k_cls,
+                  vg.idx4, out, tries)
+    return out, tries
+
+
+_NO_HANDS = np.zeros((1, 4), np.int64)
+_NO_W = np.zeros(1)
+
+
+def _regret_call(vg: VectorGame, owners, sigW, bounds, hands=None, sw=None, seeds=None, acc_dtype=None):
+    from musstats._kernels.vcfr import vec_regrets
+
+    sample = hands is None
+    return vec_regrets(np.asarray(owners, np.int64), bounds, _NO_HANDS if sample else hands,
+                       _NO_W if sample else sw, seeds if sample else np.zeros((1, 4), np.uint64), sample, vg.G,
+                       vg.D, sigW, vg.U_work(sigW.dtype), vg.k_cls, vg.inv_total, LANCE_INDEX[vg.lance], vg.col,
+                       vg.n_term, vg.n_vrows, vg.max_rows, np.zeros(1, acc_dtype or ACC_DTYPE))
+
+
+def vector_regrets(vg: VectorGame, k: int, sigma: np.ndarray, hands: np.ndarray, sw: np.ndarray,
+                   chunks: int = CHUNKS, dtype=np.float64) -> np.ndarray:
+    """Owner k's instantaneous counterfactual regrets (summed over the samples ``hands`` with
+    weights ``sw``) in the game layout of ``sigma`` (zero outside k's slots): what one
+    iteration adds, for the tests against :func:`musstats._kernels.cfr.cfr_regrets`."""
+    sigT = vg.from_game(sigma).astype(dtype)
+    bounds = chunk_bounds(hands.shape[0], chunks)
+    acc, _, _ = _regret_call(vg, [k], sigT, bounds, np.ascontiguousarray(hands, np.int64),
+                             np.ascontiguousarray(sw, np.float64), acc_dtype=np.float64)
+    Q = acc.sum(axis=0)
+    rb = int(vg.tb[k])
+    m = int(vg.m[k])
+    RT = vg.zeros()
+    for n in vg.own_nodes[k]:
+        na, a0 = int(vg.tr[2, n]), int(vg.tr[5, n])
+        qn = Q[a0: a0 + na, :m]
+        base = (sigT[rb + a0: rb + a0 + na, :m] * qn).sum(axis=0)
+        RT[rb + a0: rb + a0 + na, :m] = qn - base
+    out = np.zeros(vg.game.n_slots)
+    mask = np.zeros((vg.n_rows, vg.MS), bool)
+    mask[rb: rb + vg.rows(k), :m] = True
+    sel = mask.ravel()[vg.tidx]
+    out[vg.gidx[sel]] = RT.ravel()[vg.tidx[sel]]
+    return out
+
+
+def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
+                 progress: Callable[[int, float, float | None], None] | None = None,
+                 evaluate: Callable[[np.ndarray], float] | None = None, eval_every: int = 0,
+                 stop: Callable[[], bool] | None = None, alternate: bool = True,
+                 batch_growth: float = 0.0, warm: Strategy | None = None) -> Strategy:
+    """DCFR (or CFR+) by public chance sampling: ``config.iterations`` iterations of
+    ``batch`` fresh samples per owner (times ``1 + batch_growth * (t - 1)`` at iteration
+    ``t``), alternating updates (each owner against the others' latest strategies) or
+    simultaneous ones.  ``evaluate(sigma in the game layout)`` every ``eval_every``
+    iterations goes into the history (its time is not counted).  Returns the average
+    strategy in the game layout."""
+    from musstats._kernels.vcfr import average_owner, dcfr_update_owner
+
+    if config.method not in ("dcfr", "cfr+"):
+        from musstats.base.errors import MusError
+
+        raise MusError(f"unknown CFR method {config.method!r}; accepted: dcfr, cfr+")
+    plus = config.method == "cfr+"
+    gamma = 1.0 if plus else config.gamma
+    R = vg.zeros()
+    S = vg.zeros()
+    sig = vg.uniform()
+    history: list[tuple[int, float, float]] = []
+    t0 = time.perf_counter()
+    done = 0
+    partial = False
+    active = [k for k in range(vg.n_owners) if vg.own_nodes[k].shape[0]]  # the owners who speak
+    spent = 0.0
+    C = int(config.chunks)
+    with _sigint_flag() as flag:
+        for t in range(1, config.iterations + 1):
+            if flag["stop"] or (stop is not None and stop()):
+                partial = True
+                break
+            B = int(round(batch * (1.0 + batch_growth * (t - 1))))
+            bounds = chunk_bounds(B, C)
+            nc = bounds.shape[0] - 1
+            w = float(t) ** gamma
+            groups = [[k] for k in active] if alternate else [active]
+            for grp in groups:
+                seeds = np.concatenate([_task_seeds(seed, (SAMPLE_KEYS["train"], t, k), nc) for k in grp])
+                acc, _, _ = _regret_call(vg, grp, sig.astype(WORK_DTYPE), bounds, seeds=seeds)
+                for i, k in enumerate(grp):
+                    rb, m = int(vg.tb[k]), int(vg.m[k])
+                    average_owner(S, R, sig, w, vg.tr, rb, m, k)
+                    dcfr_update_owner(R, acc[i * nc: (i + 1) * nc], sig, rb, m, vg.own_nodes[k], vg.tr, float(t),
+                                      config.alpha, config.beta, plus)
+            done = t
+            ex = None
+            if evaluate is not None and eval_every and (t % eval_every == 0 or t == config.iterations):
+                e0 = time.perf_counter()
+                ex = float(evaluate(vg.to_game(_normalise_t(vg, S))))
+                spent += time.perf_counter() - e0
+                history.append((t, time.perf_counter() - t0 - spent, ex))
+            if progress is not None:
+                progress(t, time.perf_counter() - t0 - spent, ex)
+    avg = vg.to_game(_normalise_t(vg, S))
+    return Strategy(vg.game, avg, done, partial, time.perf_counter() - t0 - spent, history,
+                    {"solver": config.describe(), "sampling": "vector", "batch": batch, "alternate": alternate,
+                     "batch_growth": batch_growth})
+
+
+def _normalise_t(vg: VectorGame, S: np.ndarray) -> np.ndarray:
+    """Behaviour strategy (T-layout) from the strategy sums (uniform where they are zero)."""
+    out = np.empty_like(S)
+    tr = vg.tr
+    for k in range(vg.n_owners):
+        rb = int(vg.tb[k])
+        for n in vg.own_nodes[k]:
+            na = int(tr[2, n])
+            r0 = rb + int(tr[5, n])
+            blk = S[r0: r0 + na]
+            tot = blk.sum(axis=0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[r0: r0 + na] = np.where(tot > 0, blk / np.where(tot > 0, tot, 1.0), 1.0 / na)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# exploitability
+
+
+@dataclass
+class OwnerGain:
+    """One owner's best-response gain: valued out of sample (``gain`` ± ``gain_se``) and in
+    sample (``gain_in`` ± ``gain_in_se``); team 0's value of the profile from this owner's
+    samples when its team is 0."""
+
+    gain: float
+    gain_se: float
+    gain_in: float
+    gain_in_se: float
+    value0: float | None = None
+    value0_se: float | None = None
+    acceptance: float | None = None
+
+
+def _ratio(x: np.ndarray, W: np.ndarray) -> tuple[float, float]:
+    """Ratio estimate sum(x) / sum(W) and its standard error (delta method)."""
+    n = x.shape[0]
+    sw = float(W.sum())
+    if sw <= 0:
+        return float("nan"), float("nan")
+    g = float(x.sum()) / sw
+    if n < 2:
+        return g, float("nan")
+    e = x - g * W
+    se = float(np.sqrt((e * e).sum() / (n * (n - 1)))) / (sw / n)
+    return g, se
+
+
+def _best_response_t(vg: VectorGame, k: int, T: np.ndarray) -> np.ndarray:
+    """Pure best response of owner k (its T-layout rows, one-hot) from the terminal sums
+    ``T`` [n_tz, m]: bottom-up, the action of highest counterfactual value per state."""
+    tr = vg.tr
+    N = tr.shape[1]
+    m = int(vg.m[k])
+    Q = np.zeros((N, m))
+    tnodes = np.nonzero(tr[0] == 1)[0]
+    Q[tnodes] = T[tr[7, tnodes]]
+    resp = np.zeros((vg.rows(k), m))
+    cols = np.arange(m)
+    for n in range(N - 1, -1, -1):
+        if tr[0, n]:
+            continue
+        f, na = int(tr[1, n]), int(tr[2, n])
+        ch = Q[f: f + na]
+        if tr[3, n] == k:
+            a = np.argmax(ch, axis=0)
+            Q[n] = ch[a, cols]
+            resp[int(tr[5, n]) + a, cols] = 1.0
+        else:
+            Q[n] = ch.sum(axis=0)
+    return resp
+
+
+def owner_gain(vg: VectorGame, sigT: np.ndarray, k: int, n: int, seed: int, chunks: int = CHUNKS,
+               key_offset: int = 0, samples: tuple | None = None) -> OwnerGain:
+    """Gain of owner k's best response against the others' strategies ``sigT`` (T-layout):
+    chosen on ``n`` samples of the others, valued on them (biased up) and on ``n``
+    independent ones (unbiased for that response: a lower bound of the best response's
+    gain); team 0's value of the profile when k's team is 0.  ``samples`` = ((hands, sw),
+    (hands, sw)) gives the two sample sets instead (the tests: enumerated, exact)."""
+    from musstats._kernels.vcfr import own_reach_terminal, vec_terminal_sums, vec_values
+
+    li = LANCE_INDEX[vg.lance]
+    m = int(vg.m[k])
+    rb = int(vg.tb[k])
+    U = vg.U_work(np.float64)
+    # the BR accumulators are [chunks, terminals, states]: fewer chunks for big state spaces
+    br_chunks = int(max(1, min(chunks, 64e6 // (8 * vg.n_tz * m))))
+
+    def call(fn, which, nch, *extra):
+        if samples is None:
+            bounds = chunk_bounds(n, nch)
+            key = (SAMPLE_KEYS["choose" if which == 0 else "eval"] + key_offset, k)
+            seeds = _task_seeds(seed, key, bounds.shape[0] - 1)
+            return fn(k, bounds, _NO_HANDS, _NO_W, seeds, True, vg.G, vg.D, sigT, U, vg.k_cls, vg.inv_total, li,
+                      vg.col, vg.n_term, *extra)
+        h, w = samples[which]
+        bounds = chunk_bounds(h.shape[0], nch)
+        return fn(k, bounds, h, w, np.zeros((bounds.shape[0] - 1, 4), np.uint64), False, vg.G, vg.D, sigT, U,
+                  vg.k_cls, vg.inv_total, li, vg.col, vg.n_term, *extra)
+
+    T, _ = call(vec_terminal_sums, 0, br_chunks, vg.n_tz)
+    resp = _best_response_t(vg, k, T.sum(axis=0))
+    sig_r = sigT.copy()
+    sig_r[rb: rb + resp.shape[0], :m] = resp
+    P = np.stack([own_reach_terminal(sig_r, vg.tr, rb, m, k, vg.n_tz),
+                  own_reach_terminal(sigT, vg.tr, rb, m, k, vg.n_tz)])
+    xA, WA = call(vec_values, 0, br_chunks, P)
+    xB, WB = call(vec_values, 1, chunks, P)
+    gi, gi_se = _ratio(xA[0] - xA[1], WA)
+    go, go_se = _ratio(xB[0] - xB[1], WB)
+    out = OwnerGain(go, go_se, gi, gi_se)
+    if int(vg.game.team[k]) == 0:
+        out.value0, out.value0_se = _ratio(xB[1], WB)
+    return out
+
+
+def vector_exploitability(vg: VectorGame, sigma: np.ndarray, n: int, seed: int, chunks: int = CHUNKS,
+                          key_offset: int = 0, samples: list | None = None):
+    """NashConv of ``sigma`` (game layout) by public chance sampling, ``n`` samples of the
+    others per owner and per sample set: an :class:`.exploit.Exploitability` (``exact``
+    false: Monte Carlo over the others, exact over each owner's enumerated hands).
+    ``samples[k]`` = the two sample sets of owner k (tests)."""
+    from musstats.engines.betting.exploit import Exploitability
+
+    sigT = vg.from_game(sigma)
+    k0 = vg.game.seat_owner[0]
+    parts = []
+    for k in range(vg.n_owners):
+        if vg.own_nodes[k].shape[0] or k == k0:
+            parts.append(owner_gain(vg, sigT, k, n, seed, chunks, key_offset,
+                                    None if samples is None else samples[k]))
+        else:  # an owner who never speaks gains nothing
+            parts.append(OwnerGain(0.0, 0.0, 0.0, 0.0))
+    nc = sum(p.gain for p in parts)
+    nc_se = float(np.sqrt(sum(p.gain_se ** 2 for p in parts)))
+    nci = sum(p.gain_in for p in parts)
+    nci_se = float(np.sqrt(sum(p.gain_in_se ** 2 for p in parts)))
+    # seat 0's owner is on team 0 and always gets an owner_gain, which sets value0
+    v0, v0_se = parts[k0].value0, parts[k0].value0_se
+    assert v0 is not None and v0_se is not None
+    return Exploitability(float(nc), nc_se, float(nci), nci_se, [p.gain for p in parts], [p.gain_in for p in parts],
+                          float(v0), float(v0_se), int(n), False)

@@ -1,0 +1,77 @@
+"""The disk cache of computed tables (game models, solved betting strategies).
+
+Where: ``$MUSSTATS_CACHE``, else ``$XDG_CACHE_HOME/musstats``, else ``~/.cache/musstats``;
+``MUSSTATS_CACHE=off`` disables it.  Every entry is keyed by everything its content
+depends on -- the caller's parts (e.g. :meth:`Variant.cache_key`, the deal source, the
+number of deals, the seed) plus the package version and the stamp of the kernel sources
+-- so an upgrade or an edited kernel never reads a stale entry.  Entries are ``.npz``
+files written atomically; an unreadable entry is treated as missing, an unwritable cache
+folder is not an error (the result is just recomputed next time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["cache_dir", "entry_path", "load", "save"]
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when caching is off."""
+    env = os.environ.get("MUSSTATS_CACHE")
+    if env is not None:
+        if env.strip().lower() in ("", "off", "0", "none", "no"):
+            return None
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "musstats"
+
+
+def _version_parts() -> list[str]:
+    from musstats import __version__
+    from musstats._kernels import KERNEL_STAMP
+
+    return [f"musstats-{__version__}", f"kernels-{KERNEL_STAMP}"]
+
+
+def entry_path(kind: str, *parts: Any) -> Path | None:
+    """The file of the entry ``kind`` keyed by ``parts`` (None when caching is off)."""
+    d = cache_dir()
+    if d is None:
+        return None
+    key = "|".join(str(p) for p in [kind, *parts, *_version_parts()])
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return d / f"{kind}-{digest}.npz"
+
+
+def load(path: Path | None) -> dict[str, np.ndarray] | None:
+    """The arrays of an entry, or None when it is missing or unreadable."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except Exception:  # a partial or corrupt file: recompute
+        return None
+
+
+def save(path: Path | None, compressed: bool = True, **arrays: np.ndarray) -> None:
+    """Write an entry atomically; silently does nothing when the cache cannot be written."""
+    if path is None:
+        return
+    from musstats.base.files import atomic_write
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            (np.savez_compressed if compressed else np.savez)(f, **arrays)  # type: ignore[arg-type]
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, write)
+    except OSError:
+        pass

@@ -1,0 +1,124 @@
+"""Running long computations: in batches, interruptible, with progress, on a chosen number of
+threads.
+
+numba kernels cannot be interrupted while they run: a KeyboardInterrupt raised inside one
+surfaces later as a ``SystemError`` (or, inside a parallel region, can bring the process
+down).  So every long computation is cut into batches of about half a second, and
+:class:`Interrupt` turns Ctrl-C into a flag that the batch loop checks between batches:
+the loop stops, and the caller returns what is done so far, marked *partial*.  A second
+Ctrl-C raises KeyboardInterrupt at once.
+
+Progress is reported through a callback ``progress(done, total)`` (the command line draws
+a bar with an ETA from it); engines never print.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+__all__ = ["Interrupt", "Progress", "threads", "is_interrupt", "run_batches", "BATCH_SECONDS"]
+
+#: a progress callback: (work done, total work), in any unit
+Progress = Callable[[int, int], None]
+#: the length a batch aims at, so that Ctrl-C is honoured quickly and a bar moves
+BATCH_SECONDS = 0.5
+
+
+class Interrupt:
+    """Context manager: Ctrl-C sets :attr:`hit` instead of raising (in the main thread only).
+
+    A second Ctrl-C restores the previous handler and raises KeyboardInterrupt at once.
+    Elsewhere (a worker thread) Ctrl-C behaves as usual.
+    """
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._old: Any = None
+
+    def __enter__(self) -> "Interrupt":
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self._old = signal.signal(signal.SIGINT, self._handle)
+            except (ValueError, OSError):  # pragma: no cover - no signals here
+                self._old = None
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        if self.hit:
+            signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
+            raise KeyboardInterrupt
+        self.hit = True
+
+    def __exit__(self, *exc) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def is_interrupt(err: BaseException | None) -> bool:
+    """True for a KeyboardInterrupt, also when numba wrapped it in a SystemError."""
+    seen = 0
+    while err is not None and seen < 10:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        err = err.__cause__ or err.__context__
+        seen += 1
+    return False
+
+
+@contextmanager
+def threads(n: int | None, *, dynamic: bool = False) -> Iterator[None]:
+    """Run the enclosed kernels on ``n`` numba threads (None: all of them).
+
+    ``dynamic``: threads take the chunks of a parallel loop one at a time, so a thread
+    slowed down by other work on the machine does not hold the others up.  The engines
+    whose loops run over a few coarse chunks (exact, Monte Carlo, mus phase, jokers) ask
+    for it themselves; loops over many small iterations (the betting solvers) must not
+    have it, since scheduling every iteration apart costs more than the work.  Results
+    never depend on either setting.
+    """
+    import numba
+
+    old_n = numba.get_num_threads()
+    old_chunk = numba.get_parallel_chunksize()
+    try:
+        if n is not None:
+            numba.set_num_threads(n)
+        if dynamic:
+            numba.set_parallel_chunksize(1)
+        yield
+    finally:
+        numba.set_parallel_chunksize(old_chunk)
+        numba.set_num_threads(old_n)
+
+
+def run_batches(n_chunks: int, batch: int, step: Callable[[int, int], None], *, n_threads: int | None = None,
+                progress: Callable[[int], None] | None = None) -> tuple[int, bool]:
+    """Run ``step(start, k)`` on consecutive batches of ``k <= batch`` chunks out of
+    ``n_chunks``, on ``n_threads`` numba threads; ``progress(chunks done)`` after each batch.
+
+    Ctrl-C between batches stops the loop: returns (chunks done, partial).  An interrupt
+    before the first batch is done raises KeyboardInterrupt (there is nothing to return).
+    """
+    done = 0
+    partial = False
+    try:
+        with Interrupt() as ctrl_c, threads(n_threads, dynamic=True):
+            while done < n_chunks:
+                if ctrl_c.hit:
+                    partial = True
+                    break
+                k = min(batch, n_chunks - done)
+                step(done, k)
+                done += k
+                if progress is not None:
+                    progress(done)
+    except (KeyboardInterrupt, SystemError) as err:
+        if not is_interrupt(err):
+            raise
+        partial = True
+    if partial and done == 0:
+        raise KeyboardInterrupt
+    return done, partial

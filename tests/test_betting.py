@@ -1,0 +1,357 @@
+"""The betting equilibrium engine (issue 10): solver, best response, tree, payoffs, API.
+
+Expected values are derived by hand in the comments (Kuhn poker's value, the toy
+bluffing game's equilibrium, the stones of the rules' worked example), never copied
+from program output.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from musstats.base.errors import MusError
+from musstats.engines.betting.exploit import best_response, deal_values, exploitability
+from musstats.engines.betting.solver import SolveConfig, make_custom_game, solve_game
+
+
+# ---------------------------------------------------------------------------
+# toy games
+
+
+def kuhn():
+    """Kuhn poker: cards J Q K (0 1 2), ante 1; player 0 checks or bets 1, ...
+
+    Nodes (children contiguous): 0 P0 [check, bet]; 1 P1 after check [check, bet]; 2 P1 after
+    bet [fold, call]; 3 showdown +-1; 4 P0 after check-bet [fold, call]; 5 P1 folds: +1;
+    6 showdown +-2; 7 P0 folds: -1; 8 showdown +-2.  Outcome 1 = player 0's card is higher.
+    """
+    tree = dict(is_term=[0, 0, 0, 1, 0, 1, 1, 1, 1], first=[1, 3, 5, -1, 7, -1, -1, -1, -1],
+                n_act=[2, 2, 2, 0, 2, 0, 0, 0, 0], term=[-1, -1, -1, 0, -1, 1, 2, 3, 2],
+                owner=[0, 1, 1, -1, 0, -1, -1, -1, -1])
+    U = np.array([[-1, 1], [1, 1], [-2, 2], [-1, -1]], float)
+    g = make_custom_game(tree, U, [0, 1], [3, 3])
+    deals = list(itertools.permutations(range(3), 2))
+    st = np.array(deals, np.int32)
+    o = (st[:, 0] > st[:, 1]).astype(np.int32)
+    return g, (st, o, np.full(6, 1 / 6))
+
+
+def bluff_game():
+    """A Mus-like lance with two hand classes.  Player 0 (mano) holds the best hand (state 0)
+    or the worst (state 1), each with probability 1/2; player 1 holds one class.  Player 0
+    passes (1 stone to the better hand, en paso) or bets 2; player 1 refuses (deje: 1 to
+    player 0) or accepts (2 to the better hand).
+
+    By hand: the strong hand always bets.  Player 1 calls with y making the weak hand
+    indifferent: paso -1 = bet (1 - y) - 2 y, so y = 2/3.  The weak hand bluffs with x making
+    player 1 indifferent: refuse -1 = call 2 (x - 1) / (1 + x), so x = 1/3.  Value for
+    player 0: (1/2)(2/3 * 2 + 1/3 * 1) + (1/2)(-1) = 1/3.
+    """
+    tree = dict(is_term=[0, 1, 0, 1, 1], first=[1, -1, 3, -1, -1], n_act=[2, 0, 2, 0, 0],
+                term=[-1, 0, -1, 1, 2], owner=[0, -1, 1, -1, -1])
+    U = np.array([[-1, 1], [1, 1], [-2, 2]], float)  # paso, refused, accepted; column 1 = p0 best
+    g = make_custom_game(tree, U, [0, 1], [2, 1])
+    st = np.array([[0, 0], [1, 0]], np.int32)
+    o = np.array([1, 0], np.int32)
+    return g, (st, o, np.array([0.5, 0.5]))
+
+
+def test_kuhn_value_and_exploitability():
+    g, data = kuhn()
+    e = {}
+    for it in (50, 2000):
+        s = solve_game(g, data, SolveConfig(iterations=it))
+        e[it] = exploitability(g, s.sigma, data)
+    assert e[2000].exact
+    assert abs(e[2000].value - (-1 / 18)) < 0.004
+    assert e[2000].nashconv < 0.01
+    assert e[2000].nashconv < e[50].nashconv  # exploitability decreases with iterations
+
+
+def test_bluff_game_equilibrium_by_hand():
+    g, data = bluff_game()
+    s = solve_game(g, data, SolveConfig(iterations=3000))
+    e = exploitability(g, s.sigma, data)
+    assert abs(e.value - 1 / 3) < 0.01
+    bet_strong = g.strategy_at(s.sigma, 0, 0)[1]
+    bluff = g.strategy_at(s.sigma, 0, 1)[1]
+    call = g.strategy_at(s.sigma, 2, 0)[1]
+    assert bet_strong > 0.98
+    assert abs(bluff - 1 / 3) < 0.03
+    assert abs(call - 2 / 3) < 0.03
+    assert e.nashconv < 0.01
+
+
+def test_best_response_matches_brute_force():
+    """Player 1's best response in Kuhn poker against a fixed mixed strategy of player 0
+    equals the best of his 2^6 pure strategies, each valued by enumerating the deals."""
+    g, (st, o, w) = kuhn()
+    rng = np.random.default_rng(5)
+    sigma = g.uniform()
+    for n in (0, 4):
+        blk = g.block(sigma, n)
+        p = rng.uniform(0.1, 0.9, size=3)
+        blk[:, 0], blk[:, 1] = p, 1 - p
+    br_value, choice = best_response(g, sigma, st, o, w, 1)
+    best = -np.inf
+    for pure in itertools.product((0, 1), repeat=6):
+        sig = sigma.copy()
+        for i, n in enumerate((1, 2)):
+            blk = g.block(sig, n)
+            for card in range(3):
+                a = pure[3 * i + card]
+                blk[card] = (1.0 - a, float(a))
+        val = -(deal_values(g, sig, st, o) * w).sum()  # player 1's team utility
+        best = max(best, val)
+    assert br_value == pytest.approx(best, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# the tree
+
+
+def test_tree_turns_answers_and_dejes():
+    from musstats.engines.betting.tree import REFUSED, betting_tree
+
+    t = betting_tree("grande")
+    # mano bets; second, then postre answer; when both refuse mano's team takes 1
+    n = t.parse_history("envido 2,no quiero")
+    assert t.nodes[n].seat == 3
+    end = t.nodes[t.parse_history("envido 2,no quiero,no quiero")]
+    term = t.terminals[end.terminal]
+    assert (term.kind, term.by, term.deje) == (REFUSED, 0, 1)
+    # a pass before any bet keeps a player in: mano passed, third bets, then postre and
+    # second answer (in order from the bettor), and mano's turn comes after a raise
+    assert t.nodes[t.parse_history("paso,paso,envido 2")].seat == 3
+    assert t.nodes[t.parse_history("paso,paso,envido 2,no quiero")].seat == 1
+    assert t.nodes[t.parse_history("paso,paso,envido 2,no quiero,+2")].seat == 2  # third answers first
+    # refused raise: 2, raised to 4, refused -> the raisers take the 2 that stood before
+    x = t.terminals[t.nodes[t.parse_history("envido 2,+2,no quiero,no quiero")].terminal]
+    assert (x.kind, x.by, x.deje) == (REFUSED, 1, 2)
+    # facing an órdago only quiero / no quiero
+    assert t.nodes[t.parse_history("órdago")].actions == ("no quiero", "quiero")
+    # pares: only the holders speak
+    p = betting_tree("pares", 0b0011)
+    assert set(p.seat[p.is_term == 0]) == {0, 1}
+    assert p.n_decisions < 40 and t.n_decisions < 200
+    assert "mano to act" in t.text(max_depth=1)
+
+
+@pytest.mark.parametrize("history, seat, message", [
+    ("paso,quiero", 1, "not a legal sequence"),
+    ("envido 2", 2, "not this seat's turn"),
+    ("envido 2,no quiero,no quiero,paso", 0, "not a legal sequence"),
+    ("envido 3", 0, "not a legal sequence"),
+])
+def test_history_errors_one_line(history, seat, message):
+    from musstats.engines.betting.tree import betting_tree
+
+    with pytest.raises(MusError) as e:
+        betting_tree("grande").parse_history(history, seat)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_pares_not_bet_under_one_team():
+    from musstats.engines.betting.tree import betting_tree
+
+    with pytest.raises(MusError, match="holder in each team"):
+        betting_tree("pares", 0b0101)
+
+
+# ---------------------------------------------------------------------------
+# payoffs against the scoring rules
+
+
+def _u(lance, pattern, hands, terminal):
+    from musstats.engines.betting.deals import lance_states
+    from musstats.engines.betting.game import StonePayoff
+    from musstats.engines.betting.tree import betting_tree
+    from musstats.rules.cards import parse_hand
+    from musstats.rules.variant import Variant
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    t = hand_tables(v)
+    d = np.array([[t.index_of(parse_hand(h)) for h in hands]], np.int64)
+    o, _ = lance_states(d, lance, v, False)
+    tree = betting_tree(lance, pattern)
+    return StonePayoff().table(tree)[tree.terminals.index(terminal), int(o[0])]
+
+
+def _score_lance(hands, lance, bet):
+    from musstats.engines.scoring import score_hand
+
+    hs = score_hand(hands, bets=None if bet is None else {lance: bet})
+    net = 0
+    for name, team, n, _ in hs.events:
+        if name == lance:
+            net += n if team == 0 else -n
+    return net
+
+
+# the worked example of docs/rules.md: A 7-7-2-As (duples), B 3-3-S-2 (R R S A, 31),
+# C R-R-S-As (R R S A, 31), D C-C-C-6 (medias, 36)
+EXAMPLE = ["7 7 2 A", "3 3 S 2", "R R S A", "C C C 6"]
+# no juego anywhere: mano 19, second 29, third 17, postre 21 points
+PUNTO = ["R 7 A A", "C S 5 4", "6 6 4 A", "7 7 6 A"]
+
+
+def test_payoffs_agree_with_scoring_rules():
+    from musstats.engines.betting.tree import ACCEPTED, PASO, REFUSED, Terminal
+    from musstats.engines.scoring import Bet
+
+    cases = [
+        # pares, all four hold: A's duples win; team 0 counts 3 + 1 = 4 en paso
+        ("pares", 15, EXAMPLE, Terminal(PASO), None, 4),
+        # 5 accepted: 3 + 1 + 5 = 9
+        ("pares", 15, EXAMPLE, Terminal(ACCEPTED, 5), Bet.accepted(5), 9),
+        # team 0 bet 2, team 1 raised to 4, team 0 refused: deje 2 + B's par 1 + D's medias 2
+        ("pares", 15, EXAMPLE, Terminal(REFUSED, 0, 1, 2), Bet.refused(2, by=1), -5),
+        # grande: B's R R S A beats C's (tie to the seat nearer mano): 1, bet 5, deje 1 to team 0
+        ("grande", 15, EXAMPLE, Terminal(PASO), None, -1),
+        ("grande", 15, EXAMPLE, Terminal(ACCEPTED, 5), Bet.accepted(5), -5),
+        ("grande", 15, EXAMPLE, Terminal(REFUSED, 0, 0, 1), Bet.refused(1, by=0), 1),
+        # juego, held by B, C, D: B's 31 wins: 3 + D's 2 = 5 en paso; 2 accepted: 7
+        ("juego", 0b1110, EXAMPLE, Terminal(PASO), None, -5),
+        ("juego", 0b1110, EXAMPLE, Terminal(ACCEPTED, 2), Bet.accepted(2), -7),
+        # C bets, refused: deje 1 + C's own 31 (3) though it lost the tie
+        ("juego", 0b1110, EXAMPLE, Terminal(REFUSED, 0, 0, 1), Bet.refused(1, by=0), 4),
+        # punto: second's 29 wins: 1 en paso, bet 2 accepted: 3, refused bet by team 0: 1 + 1
+        ("punto", 15, PUNTO, Terminal(PASO), None, -1),
+        ("punto", 15, PUNTO, Terminal(ACCEPTED, 2), Bet.accepted(2), -3),
+        ("punto", 15, PUNTO, Terminal(REFUSED, 0, 0, 1), Bet.refused(1, by=0), 2),
+    ]
+    for lance, pat, hands, term, bet, expected in cases:
+        assert _u(lance, pat, hands, term) == expected, (lance, term)
+        assert _score_lance(hands, lance, bet) == expected, (lance, bet)
+
+
+def test_ordago_stones_documented():
+    from musstats.analysis.betting import ordago_stones
+    from musstats.engines.betting.game import DEFAULT_ORDAGO_STONES
+
+    # the same formula on a smaller game model: within a few tenths of the documented figure
+    assert abs(ordago_stones(deals=400_000) - DEFAULT_ORDAGO_STONES) < 1.0
+
+
+# ---------------------------------------------------------------------------
+# Mus subgames (small solves)
+
+
+def _small(lance, pattern, info="private", **kw):
+    from musstats.engines.betting.store import Spec, solve_subgame
+
+    spec = Spec(lance=lance, pattern=pattern, info=info, iterations=kw.pop("iterations", 120),
+                batch=kw.pop("batch", 4000), pool=kw.pop("pool", 100_000), seed=kw.pop("seed", 3))
+    return solve_subgame(spec, eval_deals=kw.pop("eval_deals", 40_000), **kw)
+
+
+def test_dominated_actions_never_played():
+    from musstats.engines.betting.tree import betting_tree
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+
+    t = hand_tables()
+    # juego held by mano and postre only: postre's 33 (R R 7 6) can never win (mano's juego is
+    # at least 33, and ties go to mano): it never accepts an órdago
+    s = _small("juego", 0b1001, iterations=60)
+    tree = s.game.tree
+    h33 = t.index_of(parse_hand("R R 7 6"))
+    for n in tree.decision_nodes:
+        nd = tree.nodes[n]
+        if nd.seat == 3 and nd.history and nd.history[-1] == "órdago":
+            assert s.game.strategy_at(s.sigma, n, h33)[nd.actions.index("quiero")] < 1e-3  # early iterations only
+    # grande: R R R R at mano can never lose: it never refuses a bet.  (Where third still
+    # answers after him, mano's "no quiero" only passes the answer to his partner -- that is
+    # not a refusal of the bet, and can be part of an equilibrium.)
+    g = _small("grande", 15, iterations=40, pool=40_000, batch=4000, eval_deals=0)
+    rrrr = t.index_of(parse_hand("R R R R"))
+    tg = betting_tree("grande")
+    for n in tg.decision_nodes:
+        nd = tg.nodes[n]
+        if nd.seat == 0 and "no quiero" in nd.actions and tg.nodes[nd.children[0]].is_terminal:
+            assert g.game.strategy_at(g.sigma, n, rrrr)[nd.actions.index("no quiero")] < 1e-3
+
+
+def test_pooled_value_not_below_private():
+    """A team that sees both its hands does at least as well, within the reported errors."""
+    pr = _small("pares", 0b0111)
+    p0 = _small("pares", 0b0111, info="pooled-0")
+    tol = pr.exploit["nashconv_in"] + p0.exploit["nashconv_in"] + 3 * (pr.exploit["value_se"] + p0.exploit["value_se"])
+    assert p0.exploit["value"] >= pr.exploit["value"] - tol
+
+
+def test_same_seed_same_strategy_any_threads():
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs 2 numba threads")
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        a = _small("pares", 0b0011, iterations=30, eval_deals=0)
+        numba.set_num_threads(2)
+        b = _small("pares", 0b0011, iterations=30, eval_deals=0)
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(a.sigma, b.sigma)
+
+
+def test_partial_solve_on_stop():
+    calls = []
+    s = _small("pares", 0b0011, iterations=50, eval_deals=0, stop=lambda: len(calls) >= 5,
+               progress=lambda i, sec, ex: calls.append(i))
+    assert s.partial and s.iterations == 5
+
+
+# ---------------------------------------------------------------------------
+# the API
+
+
+def test_bet_api_and_errors():
+    from musstats.analysis.betting import bet, tree_text
+
+    r = bet("R R R R", "mano", lance="grande", trials=3000)
+    d = r.to_dict()
+    assert d["lance"] == "grande" and d["nodes"][0]["history"] == []
+    first = d["nodes"][0]["actions"]
+    assert set(first) >= {"paso", "envido 2", "envido 5", "órdago"}
+    assert abs(sum(x["p"] for x in first.values()) - 1) < 0.02
+    from musstats.engines.betting.tree import betting_tree
+
+    tg = betting_tree("grande")
+    for nd in d["nodes"]:
+        node = tg.nodes[tg.node_id(tuple(nd["history"]))]
+        if "no quiero" in nd["actions"] and tg.nodes[node.children[0]].is_terminal:
+            assert nd["actions"]["no quiero"]["p"] == 0.0  # the last answerer never refuses
+    assert len(r.to_frame()) >= 4
+    assert "mano to act" in tree_text("grande")
+    for kw, msg in [
+        (dict(lance="grandes"), "unknown lance"),
+        (dict(lance="grande", history="envido 2"), "not this seat's turn"),
+        (dict(lance="grande", history="paso,quiero"), "not a legal sequence"),
+        (dict(lance="pares", declared="mano:no-pares"), "does not match"),
+        (dict(lance="pares", declared="second:no-pares,postre:no-pares"), "holder in each team"),
+        (dict(lance="punto"), "punto is not played"),
+    ]:
+        with pytest.raises(MusError, match=msg) as e:
+            bet("R R R R", "mano", trials=1000, **kw)
+        assert "\n" not in str(e.value)
+
+
+def test_solve_is_cached(tmp_path, monkeypatch):
+    from musstats.analysis.betting import solve
+    from musstats.engines.betting import store
+
+    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path))
+    store._MEMO.clear()
+    kw = dict(pattern=0b0011, iterations=20, seed=9, pool=50_000, batch=5000, eval_deals=20_000)
+    a = solve("pares", **kw)
+    store._MEMO.clear()
+    b = solve("pares", **kw)
+    assert a.source == "solved" and b.source == "cache"
+    assert np.abs(a.sigma - b.sigma).max() <= 3 / 255  # uint8 quantisation, rows renormalised
+    assert list(tmp_path.glob("betting/strategy-*.npz"))

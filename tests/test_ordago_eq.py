@@ -1,0 +1,286 @@
+"""The órdago at a score against equilibrium opponents (issue 14): the P(win the game)
+payoff by hand, the nodes, the figures, the sanity a player checks, the CLI and the chart."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from helpers import assert_exit2_one_line, run_cli as _run
+from musstats.base.errors import MusError
+from musstats.engines.betting.game import GamePayoff, StonePayoff, outcome_code
+from musstats.engines.betting.tree import ACCEPTED, ALL_SEATS, ORDAGO, PASO, REFUSED, betting_tree
+from musstats.rules.variant import Variant, make_variant
+
+#: small solves for the tests (the defaults are for users)
+IT = 100
+EVAL = 2_000
+
+
+def _toy_grid(T: int = 40) -> np.ndarray:
+    """A made-up P(team 0 wins) at the start of the next hand: 0.5 + (a - b) / 100."""
+    a, b = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")
+    return 0.5 + (a - b) / 100.0
+
+
+def _row(tree, kind, **kw):
+    for i, t in enumerate(tree.terminals):
+        if t.kind == kind and all(getattr(t, k) == v for k, v in kw.items()):
+            return i
+    raise AssertionError(f"no terminal {kind} {kw}")
+
+
+# ---------------------------------------------------------------------------
+# the payoff, by hand
+
+
+def test_game_payoff_table_by_hand():
+    g = _toy_grid()
+    tree = betting_tree("grande", ALL_SEATS)
+    gp = GamePayoff(10, 20, Variant(), grid=g)
+    U = gp.p_win_table(tree)
+    win, lose = outcome_code(1, 0, 0), outcome_code(0, 0, 0)
+    # en paso: 1 stone to the best hand's team
+    assert U[_row(tree, PASO), win] == pytest.approx(0.5 + (11 - 20) / 100)
+    assert U[_row(tree, PASO), lose] == pytest.approx(0.5 + (10 - 21) / 100)
+    # an accepted envido of 5: 5 stones
+    assert U[_row(tree, ACCEPTED, stake=5), win] == pytest.approx(0.5 + (15 - 20) / 100)
+    assert U[_row(tree, ACCEPTED, stake=5), lose] == pytest.approx(0.5 + (10 - 25) / 100)
+    # refused first bet of team 1: the deje of 1 stone to team 1 whoever holds the best hand
+    r = _row(tree, REFUSED, by=1, deje=1)
+    assert U[r, win] == U[r, lose] == pytest.approx(0.5 + (10 - 21) / 100)
+    # an accepted órdago decides the game
+    assert U[_row(tree, ORDAGO), win] == 1.0 and U[_row(tree, ORDAGO), lose] == 0.0
+    # the solver's table is centred: P(win) - 1/2 (exactly zero-sum between the teams)
+    assert np.allclose(gp.table(tree), U - 0.5)
+
+
+def test_game_payoff_target_reached_wins():
+    g = _toy_grid()
+    tree = betting_tree("grande", ALL_SEATS)
+    win, lose = outcome_code(1, 0, 0), outcome_code(0, 0, 0)
+    U = GamePayoff(39, 0, Variant(), grid=g).p_win_table(tree)
+    assert U[_row(tree, PASO), win] == 1.0  # 39 + 1 = 40: team 0 wins at once
+    assert U[_row(tree, PASO), lose] == pytest.approx(0.5 + (39 - 1) / 100)
+    U = GamePayoff(0, 36, Variant(), grid=g).p_win_table(tree)
+    assert U[_row(tree, ACCEPTED, stake=5), lose] == 0.0  # 36 + 5 >= 40: team 1 wins
+    assert U[_row(tree, ACCEPTED, stake=5), win] == pytest.approx(0.5 + (5 - 36) / 100)
+    # a game to 30
+    v30 = make_variant("8-reyes", target=30)
+    U = GamePayoff(29, 29, v30, grid=_toy_grid(30)).p_win_table(tree)
+    assert U[_row(tree, PASO), win] == 1.0 and U[_row(tree, PASO), lose] == 0.0
+
+
+def test_game_payoff_pares_values_by_hand():
+    g = _toy_grid()
+    tree = betting_tree("pares", ALL_SEATS)
+    U = GamePayoff(5, 5, Variant(), grid=g).p_win_table(tree)
+    st = StonePayoff().table(tree)
+    o = outcome_code(1, 3, 1)  # team 0 best; its holders' values 3 (duples) ... team 1's 1
+    assert st[_row(tree, PASO), o] == 3
+    assert U[_row(tree, PASO), o] == pytest.approx(0.5 + (8 - 5) / 100)
+    # accepted 2 with team 1 best, team 1's values 1 + 2 = 3: 5 stones to team 1
+    o = outcome_code(0, 1, 3)
+    assert U[_row(tree, ACCEPTED, stake=2), o] == pytest.approx(0.5 + (5 - 10) / 100)
+
+
+def test_game_payoff_keys_and_checks():
+    v = Variant()
+    g, g30 = _toy_grid(), _toy_grid(30)
+    g2 = g.copy()
+    g2[5, 5] += 0.01
+    keys = {GamePayoff(0, 0, v, grid=g).key, GamePayoff(0, 1, v, grid=g).key, GamePayoff(1, 0, v, grid=g).key,
+            GamePayoff(0, 0, make_variant("8-reyes", target=30), grid=g30).key,
+            GamePayoff(0, 0, make_variant("4-reyes"), grid=g).key,
+            GamePayoff(0, 0, v, grid=g2).key, StonePayoff().key}
+    assert len(keys) == 7
+    assert GamePayoff(3, 4, v, grid=g).key == GamePayoff(3, 4, Variant(), grid=g.copy()).key
+    with pytest.raises(MusError, match="0 to 39"):
+        GamePayoff(40, 0, v, grid=g)
+    with pytest.raises(MusError, match="0 to 29"):
+        GamePayoff(0, 30, make_variant("8-reyes", target=30), grid=g30)
+    with pytest.raises(MusError, match="grid"):
+        GamePayoff(0, 0, v)  # the engine never builds a game model itself
+    with pytest.raises(MusError, match="grid"):
+        GamePayoff(0, 0, v, grid=g30)
+
+
+def test_next_hand_grid_is_the_game_model_with_the_other_team_mano():
+    from musstats.analysis.game import game_model
+    from musstats.analysis.ordago_eq import next_hand_grid
+
+    v = Variant()
+    m = game_model(v)
+    gp = GamePayoff(2, 3, v, grid=next_hand_grid(v))
+    # the next hand's mano is team 1: P(team 0 wins) with "them" mano
+    assert np.array_equal(gp.next_grid(), m.grid("them"))
+    assert gp.value_after(+1) == pytest.approx(m.p_win(3, 3, "them"))
+    assert gp.value_after(-2) == pytest.approx(m.p_win(2, 5, "them"))
+
+
+# ---------------------------------------------------------------------------
+# nodes
+
+
+def test_call_and_answer_nodes_grande():
+    from musstats.analysis.ordago_eq import answer_node, call_node
+
+    tree = betting_tree("grande", ALL_SEATS)
+    h = lambda n: ",".join(tree.nodes[n].history)  # noqa: E731
+    assert [h(call_node(tree, q)) for q in range(4)] == ["", "paso", "paso,paso", "paso,paso,paso"]
+    assert [h(answer_node(tree, q)) for q in range(4)] == ["paso,paso,paso,órdago", "órdago", "paso,órdago",
+                                                           "paso,paso,órdago"]
+    # pares with only mano and second declared: each answers the other's opening órdago
+    t2 = betting_tree("pares", 0b0011)
+    assert ",".join(t2.nodes[answer_node(t2, 0)].history) == "paso,órdago"
+    assert ",".join(t2.nodes[answer_node(t2, 1)].history) == "órdago"
+
+
+# ---------------------------------------------------------------------------
+# the figures and the sanity a player checks
+
+
+@pytest.fixture(scope="module")
+def rc54(tmp_path_factory):
+    from musstats.analysis.ordago import ordago
+
+    # a module fixture runs before the autouse cache fixture: keep its solve out of the user's cache too
+    mp = pytest.MonkeyPatch()
+    mp.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+    try:
+        return ordago("R C 5 4", "postre", lance="grande", score="0-0", equilibrium=True, iterations=IT,
+                      eval_samples=EVAL).to_dict()
+    finally:
+        mp.undo()
+
+
+def test_rc54_postre_neither_calls_nor_accepts_at_0_0(rc54):
+    eq = rc54["equilibrium"]
+    c, a = eq["call"], eq["answer"]
+    assert c["history"] == ["paso", "paso", "paso"] and a["history"] == ["paso", "paso", "órdago"]
+    assert c["p_call"] < 0.5 and c["decision"] == "pass"
+    assert a["p_accept"] < 0.5 and a["decision"] == "refuse"
+    assert rc54["eq_call"] is False and rc54["eq_accept"] is False
+    # against the callers' range R C 5 4 wins grande far less often than against random hands
+    assert a["p_win_lance_if_called"] < rc54["p_lance"] - 0.1
+
+
+def test_figures_are_probabilities(rc54):
+    eq = rc54["equilibrium"]
+    for part in (eq["call"], eq["answer"]):
+        for k, x in part.items():
+            if k.startswith("p_") and not k.endswith("_se") and x is not None:
+                assert 0.0 <= x <= 1.0, k
+        assert abs(sum(x["p"] for x in part["actions"].values()) - 1) < 0.01
+    nc = eq["nashconv"]
+    assert nc["units"] == "P(win the game)" and 0 <= nc["nashconv"] < 0.01
+    assert 0.3 < nc["value_team0"] < 0.7
+    assert eq["score_team0"] == 0 and eq["score_team1"] == 0
+    # the random-hands figures are kept, labelled
+    assert "random_hands_label" in rc54 and 0 < rc54["p_lance"] < 1
+    # the solve is the one of the default game model (shared with the chart and later runs: one key)
+    from musstats.analysis.ordago_eq import score_spec
+    from musstats.engines.betting import store
+
+    spec = score_spec("grande", ALL_SEATS, Variant(), 0, 0, iterations=IT)
+    assert "custom" not in spec.payoff.key and spec.key in store._MEMO
+
+
+@pytest.mark.slow
+def test_calling_range_widens_when_far_behind():
+    """Postre at 0-0 and at 0-35 against his team (mano's team first: 35-0): the hands whose
+    órdago frequency at his first turn is above 1/2 (measured at 100 iterations: 21 -> 308)."""
+    from musstats.analysis.ordago import ordago, pushfold
+
+    base = pushfold(lance="grande", score="0-0", iterations=IT, eval_samples=EVAL)
+    behind = pushfold(lance="grande", score="35-0", iterations=IT, eval_samples=EVAL)
+
+    def calls(df, seat):
+        d = df[df["seat"] == seat]
+        return int((d["p_call"] > 0.5).sum())
+
+    n0, n35 = calls(base, "postre"), calls(behind, "postre")
+    assert n35 >= n0 + 100, (n0, n35)
+    # mano far behind (0-35): his team calls far more often too (mano and third mix)
+    behind_mano = pushfold(lance="grande", score="0-35", iterations=IT, eval_samples=EVAL)
+    for seat in ("mano", "third"):
+        m0 = base[base["seat"] == seat]["p_call"].mean()
+        m35 = behind_mano[behind_mano["seat"] == seat]["p_call"].mean()
+        assert m35 > m0 + 0.1, (seat, m0, m35)
+    # and R C 5 4 at postre, told not to call at 0-0, is told to call at 0-35
+    res = ordago("R C 5 4", "postre", lance="grande", score="0-35", equilibrium=True, iterations=IT,
+                 eval_samples=EVAL).to_dict()
+    assert res["equilibrium"]["score_team0"] == 35 and res["equilibrium"]["score_team1"] == 0
+    assert res["eq_call"] is True
+
+
+# ---------------------------------------------------------------------------
+# CLI
+
+
+def test_cli_json_and_csv(capsys, rc54):
+    args = ["ordago", "R", "C", "5", "4", "--seat", "postre", "--lance", "grande", "--score", "0-0",
+            "--iterations", str(IT)]
+    code, out, err = _run(capsys, args + ["--format", "json"])
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["equilibrium"]["call"]["p_call"] == rc54["equilibrium"]["call"]["p_call"]
+    for k in ("eq_p_they_accept", "eq_p_win_lance_if_accepted", "eq_p_game_if_call", "eq_p_game_if_pass",
+              "eq_p_win_lance_if_called", "eq_call", "eq_accept", "eq_nashconv", "p_lance", "call"):
+        assert k in doc, k
+    code, out, err = _run(capsys, args + ["--format", "csv"])
+    assert code == 0, err
+    body = [ln for ln in out.splitlines() if not ln.startswith("#")]
+    assert len(body) == 2 and "eq_p_they_accept" in body[0] and "p_lance" in body[0]
+    code, out, err = _run(capsys, args)
+    assert code == 0, err
+    assert "random hands (comparison)" in out and "equilibrium" in out and "P(they accept our órdago)" in out
+    assert "NashConv" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--chart", "--lance", "grande", "--score", "0-0"], "--chart needs --out"),
+    (["R", "C", "5", "4", "--chart", "--lance", "grande", "--score", "0-0", "--out", "x.png"], "give no CARDS"),
+    (["--chart", "--seat", "mano", "--lance", "grande", "--score", "0-0", "--out", "x.png"], "give no --seat"),
+    (["--chart", "--lance", "grande", "--score", "0-0", "--out", "/no/such/dir/x.png"], "does not exist"),
+    (["--chart", "--lance", "grande", "--score", "0-0", "--out", "x.txt"], "unknown image type"),
+    (["--chart", "--lance", "grande", "--score", "0-40", "--out", "x.png"], "0..39"),
+    (["--chart", "--lance", "bogus", "--score", "0-0", "--out", "x.png"], "unknown lance"),
+    (["--chart", "--lance", "grande", "--score", "0-0", "--out", "x.png", "--variant", "ten-kings"], "ten kings"),
+    (["--chart", "--lance", "pares", "--score", "0-0", "--out", "x.png", "--declared",
+      "mano:no-pares,third:no-pares"], "no betting on pares"),
+    (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--out", "x.png"], "--out goes with --chart"),
+    (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--iterations", "0"], "--iterations"),
+    (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--iterations", "x"], "--iterations"),
+])
+def test_cli_bad_input(capsys, args, fragment):
+    assert_exit2_one_line(capsys, ["ordago", *args], fragment)
+
+
+def test_cli_chart_written(capsys, tmp_path):
+    out = tmp_path / "pf.png"
+    code, so, err = _run(capsys, ["ordago", "--chart", "--lance", "grande", "--score", "0-0", "--iterations", str(IT),
+                                  "--out", str(out)])
+    assert code == 0, err
+    assert out.exists() and out.stat().st_size > 10_000
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "wrote" in so and "NashConv" in so
+    assert not [p for p in tmp_path.iterdir() if p.name != "pf.png"]  # no temporary left behind
+
+
+def test_pushfold_frame_shape():
+    from musstats.analysis.ordago import pushfold
+
+    df = pushfold(lance="grande", score="0-0", iterations=IT, eval_samples=EVAL)
+    assert set(df["seat"]) == {"mano", "second", "third", "postre"}
+    assert len(df) == 4 * 330
+    assert df["p_call"].between(0, 1).all() and df["p_accept"].between(0, 1).all()
+    assert df.attrs["score"]["us"] == 0 and df.attrs["answer_node"]["second"] == "órdago"
+    # R R R R at mano: mano always wins grande ties, so it accepts any órdago
+    from musstats.tables.hands import hand_tables
+
+    h = hand_tables(Variant()).index_of(__import__("musstats.rules.cards", fromlist=["parse_hand"]).parse_hand("R R R R"))
+    row = df[(df["seat"] == "mano") & (df["hand_index"] == h)].iloc[0]
+    assert row["p_accept"] > 0.95

@@ -1,0 +1,234 @@
+"""Trustworthy under Ctrl-C, huge inputs and junk (issue 13).
+
+* a harness that sends SIGINT to each long command at random moments (bounded count) and
+  checks: it stops within a couple of seconds, exits 130 (or 0 if it had finished), never
+  prints a traceback or crashes, marks a printed partial result as partial in its format,
+  and leaves no file behind;
+* a property-based fuzz test over argv built from the real option set and junk values;
+* regression tests for the repeated options, joker conflicts, mus visto and ``--out``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import assert_exit2_one_line, run_cli
+
+#: (name, argv, what a partial result looks like on stdout, or None when none is printed)
+LONG_COMMANDS = [
+    ("odds mc table", ["odds", "R", "R", "3", "A", "--trials", "2000000000", "--seed", "1"], "PARTIAL"),
+    ("odds mc json", ["odds", "R", "R", "3", "A", "--trials", "2000000000", "--seed", "1", "--format", "json"],
+     '"partial": true'),
+    ("odds mc csv", ["odds", "R", "R", "3", "A", "--trials", "2000000000", "--seed", "1", "--format", "csv"],
+     "# partial: true"),
+    ("odds ten kings", ["odds", "S/o", "R", "3", "A", "--variant", "ten-kings", "--trials", "200000000"], "PARTIAL"),
+    ("discard", ["discard", "R", "R", "7", "A", "--trials", "30000000", "--seed", "1"], "PARTIAL"),
+    ("mus", ["mus", "R", "R", "7", "A", "--trials", "30000000", "--seed", "1", "--format", "json"],
+     '"partial": true'),
+    ("table", ["table", "--out", "{out}/t.csv"], "PARTIAL"),
+    ("plot heatmap", ["plot", "heatmap", "--lance", "grande", "--out", "{out}/h.png"], None),
+    ("game", ["game", "--deals", "200000000", "--out", "{out}/g.csv"], None),
+]
+
+
+def _env(tmp: Path) -> dict:
+    env = dict(os.environ)
+    env["MUSSTATS_CACHE"] = str(tmp / "cache")  # a cold result cache: the game model is simulated
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,argv,partial_mark", LONG_COMMANDS, ids=[c[0] for c in LONG_COMMANDS])
+def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
+    rng = random.Random(f"sigint {name}")
+    out = tmp_path / "out"
+    out.mkdir()
+    for delay in (rng.uniform(1.5, 3.0), rng.uniform(3.0, 6.0)):
+        args = [a.replace("{out}", str(out)) for a in argv]
+        p = subprocess.Popen([sys.executable, "-m", "musstats", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+        time.sleep(delay)
+        sent = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        try:
+            stdout, stderr = p.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            pytest.fail(f"{name}: still running 15 s after Ctrl-C")
+        waited = time.perf_counter() - sent
+        assert p.returncode in (0, 130), (name, delay, p.returncode, stderr[-2000:])
+        assert "Traceback" not in stderr and "Traceback" not in stdout, (name, stderr[-2000:])
+        assert waited < 3.0, f"{name}: {waited:.1f} s to stop after Ctrl-C"
+        if p.returncode == 130:
+            assert stderr.strip().splitlines()[-1].startswith("musstats: interrupted"), stderr[-500:]
+            if stdout.strip():
+                assert partial_mark is not None and partial_mark in stdout, (name, stdout[:500])
+            # an interrupted command leaves no file (and no temporary file) behind
+            assert sorted(os.listdir(out)) == [], (name, os.listdir(out))
+        for f in os.listdir(out):
+            os.unlink(out / f)
+
+
+# --------------------------------------------------------------------------- fuzz
+
+def _commands():
+    from musstats.cli import cli
+
+    return cli.commands
+
+
+JUNK = ["", "0", "-1", "1", "2", "3", "R", "RR3A", "abc", "1e9", "2.5", "99999999999999999999", "nan", "-",
+        "mano", "7", "postre", "second:pares", "S/o=A", "10-10", "40-0", "grande", "x.csv", "out/x.png"]
+CARD_TOKENS = ["R", "R", "3", "A", "C", "S", "7", "6", "5", "4", "2", "S/o", "S/c", "13", "Q", "rey", "sota:oros"]
+
+
+@st.composite
+def argvs(draw):
+    cmds = _commands()
+    # serve runs until Ctrl-C (tests/test_web_api.py tries its options)
+    name = draw(st.sampled_from(sorted(n for n in cmds if n not in ("rules", "serve"))))
+    cmd = cmds[name]
+    if name == "plot":
+        sub = draw(st.sampled_from(sorted(cmd.commands)))
+        argv = [name, sub]
+        cmd = cmd.commands[sub]
+    else:
+        argv = [name]
+    argv += draw(st.lists(st.sampled_from(CARD_TOKENS), max_size=5))
+    opts = [p for p in cmd.params if hasattr(p, "opts") and p.opts[0].startswith("--")]
+    for p in draw(st.lists(st.sampled_from(opts), max_size=4)):
+        argv.append(p.opts[0])
+        if not getattr(p, "is_flag", False):
+            choices = list(getattr(p.type, "choices", []) or [])
+            argv.append(draw(st.sampled_from(choices + JUNK)))
+    # keep every example quick: few hands and deals
+    if name in ("table",) or argv[:2] in (["plot", "heatmap"], ["plot", "mus"]):
+        argv += ["--hands", "1"]
+    if name == "game" or argv[:2] == ["plot", "game"]:
+        argv += ["--deals", "20000"]
+    if (name == "ordago" or argv[:2] == ["plot", "convergence-cfr"]) and "--iterations" not in argv:
+        argv += ["--iterations", "5"]  # a solve of a few iterations
+    if argv[:2] == ["plot", "convergence-cfr"] and "--every" not in argv:
+        argv += ["--every", "5"]
+    if "--trials" not in argv:
+        argv += ["--trials", "2000"] if any(o.opts[0] == "--trials" for o in opts) else []
+    return argv
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(argv=argvs())
+def test_fuzz_every_run_exits_0_or_2_without_traceback_or_leftover_files(argv, capsys, tmp_path_factory):
+    work = tmp_path_factory.mktemp("fuzz")
+    cwd = os.getcwd()
+    os.chdir(work)
+    try:
+        code, out, err = run_cli(capsys, argv)
+    finally:
+        os.chdir(cwd)
+    assert code in (0, 2), (argv, code, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    if code == 2:
+        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("musstats: error: "), (argv, err)
+        # a failed command leaves no file behind
+        assert [p for p in Path(work).rglob("*") if p.is_file()] == [], (argv, list(Path(work).rglob("*")))
+
+
+# --------------------------------------------------------------------------- regressions
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "R", "R", "3", "A", "--seat", "mano", "--seat", "second"],
+    ["odds", "R", "R", "3", "A", "--method", "mc", "--method", "exact"],
+    ["mus", "R", "R", "7", "A", "--rounds", "1", "--rounds", "2"],
+    ["ordago", "R", "R", "R", "R", "--lance", "grande", "--lance", "chica", "--score", "0-0"],
+])
+def test_an_option_of_one_value_given_twice_is_refused(capsys, argv):
+    assert_exit2_one_line(capsys, argv, "is given twice")
+
+
+def test_repeated_declarations_merge(capsys):
+    a = json.loads(run_cli(capsys, ["odds", "R", "C", "7", "A", "--declared", "second:pares", "--declared",
+                                    "third:juego", "--format", "json"])[1])
+    b = json.loads(run_cli(capsys, ["odds", "R", "C", "7", "A", "--declared", "second:pares,third:juego",
+                                    "--format", "json"])[1])
+    assert a["lances"] == b["lances"] and a["conditions"]["declared"] == b["conditions"]["declared"]
+    assert "second:pares" in a["conditions"]["declared"] and "third:juego" in a["conditions"]["declared"]
+    assert_exit2_one_line(capsys, ["odds", "R", "C", "7", "A", "--declared", "second:pares", "--declared",
+                             "second:no-pares"], "both pares and no-pares")
+
+
+def test_two_different_senas_and_conflicting_jokers_are_refused(capsys):
+    assert_exit2_one_line(capsys, ["odds", "R", "C", "7", "A", "--signal", "duples", "--signal", "31"], "one seña")
+    assert_exit2_one_line(capsys, ["odds", "S/o", "R", "3", "A", "--variant", "ten-kings", "--joker", "S/o=R,S/o=A"],
+                    "given twice with different values")
+
+
+def test_mus_visto_changes_the_game_model_it_claims():
+    from musstats.analysis.game import game_model
+
+    plain = game_model("8-reyes", deals=200_000, seed=5, cache=False)
+    visto = game_model("8-reyes", mus_visto=True, deals=200_000, seed=5, cache=False)
+    assert visto.variant.mus_visto and not plain.variant.mus_visto
+    # the visto round changes the hands that are played: the outcome tables differ
+    assert not (plain.outcomes.signed.shape == visto.outcomes.signed.shape
+                and (plain.outcomes.prob == visto.outcomes.prob).all())
+
+
+@pytest.mark.parametrize("argv", [
+    ["game", "--out", "{missing}/sub/x.png", "--deals", "1000"],
+    ["game", "--out", "{missing}/x.csv", "--deals", "1000"],
+    ["table", "--hands", "1", "--out", "{missing}/t.csv"],
+    ["plot", "hand", "R", "R", "3", "A", "--out", "{missing}/h.png"],
+    ["plot", "game", "--out", "{missing}/g.svg"],
+])
+def test_every_out_refuses_a_missing_folder(capsys, tmp_path, argv):
+    missing = tmp_path / "nodir"
+    args = [a.replace("{missing}", str(missing)) for a in argv]
+    assert_exit2_one_line(capsys, args, "does not exist")
+    assert not missing.exists()
+
+
+def test_exact_with_seed_and_dead_card_messages(capsys):
+    assert_exit2_one_line(capsys, ["odds", "R", "R", "3", "A", "--method", "exact", "--seed", "3"], "--method mc")
+    dead = "C C C C S S S S 7 7 7 7 6 6 6 6 5 5 5 5 4 4 4 4 2 2 2 2"  # 28 dead: 8 unseen cards
+    exact = assert_exit2_one_line(capsys, ["odds", "R", "R", "3", "A", "--dead", *dead.split()], "unseen cards")
+    mc = assert_exit2_one_line(capsys, ["odds", "R", "R", "3", "A", "--method", "mc", "--dead", *dead.split()],
+                         "unseen cards")
+    assert exact == mc
+
+
+def test_minor_messages(capsys):
+    assert "unknown card '13'" in assert_exit2_one_line(capsys, ["odds", "13", "R", "R", "A"], "13")
+    code, out, _ = run_cli(capsys, ["table", "--hands", "4567", "--seat", "mano"])
+    # the hand 4-5-6-7 (printed highest card first), not 4567 hands
+    assert code == 0 and "7 6 5 4" in out and "1 hand" in out and "1 hands" not in out
+    msg = assert_exit2_one_line(capsys, ["plot", "convergence", "S/o", "R", "3", "A", "--lance", "grande", "--variant",
+                                   "ten-kings", "--out", "x.png"], "ten kings")
+    assert "--variant" in msg and "--method" not in msg
+
+
+def test_counts_have_bounds(capsys):
+    for argv in (["odds", "R", "R", "3", "A", "--trials", "99999999999999999999"],
+                 ["odds", "R", "R", "3", "A", "--trials", "9223372036854775807"],
+                 ["plot", "hand", "R", "R", "3", "A", "--method", "mc", "--trials", "99999999999999999999",
+                  "--out", "x.png"],
+                 ["plot", "convergence", "R", "R", "3", "A", "--lance", "grande", "--trials", "99999999999999999999",
+                  "--out", "x.png"],
+                 ["game", "--deals", "99999999999999999999"],
+                 ["discard", "R", "R", "7", "A", "--trials", "99999999999999999999"],
+                 ["mus", "R", "R", "7", "A", "--trials", "9223372036854775807"],
+                 ["table", "--hands", "1", "--trials", "99999999999999999999"]):
+        assert "from 1" in assert_exit2_one_line(capsys, argv, "must be a whole number")
