@@ -1,0 +1,552 @@
+"""The web API of ``musstats serve`` (FastAPI's test client): every endpoint answers exactly the
+command line's ``--format json`` for the same inputs, bad input is a 4xx with the command
+line's one-line message (never a 500), the limits hold, and jobs report progress, share
+identical work and can be cancelled.  Also the ``serve`` command itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (FastAPI, uvicorn) is not installed")
+try:  # Starlette's test client prefers httpx2 and still accepts httpx
+    import httpx2 as http
+except ImportError:
+    http = pytest.importorskip("httpx", reason="FastAPI's test client needs httpx2 (or httpx)")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from helpers import ROOT, run_cli  # noqa: E402
+from musstats.web.app import create_app  # noqa: E402
+from musstats.web.endpoints import ENDPOINTS, LIMITS, MAX_BODY_BYTES  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=2), raise_server_exceptions=False) as c:
+        end = time.monotonic() + 300  # the warm-up loads the kernels, then the workers run side by side
+        while c.get("/api/status").json()["serialised"] and time.monotonic() < end:
+            time.sleep(0.1)
+        yield c
+
+
+def cli_json(capsys, args: list[str]) -> str:
+    code, out, err = run_cli(capsys, args)
+    assert code == 0, err
+    return out
+
+
+def cli_error(capsys, args: list[str]) -> str:
+    code, out, err = run_cli(capsys, args)
+    assert code == 2, (code, out, err)
+    line = err.strip()
+    assert line.startswith("musstats: error: ") and "\n" not in line, err
+    return line[len("musstats: error: "):]
+
+
+def no_timings(text: str) -> dict:
+    d = json.loads(text)
+    d.pop("timings_s", None)
+    d.pop("seconds", None)
+    return d
+
+
+# --------------------------------------------------------------------------- same JSON as the CLI
+
+ODDS_CASES = [
+    (["R", "R", "3", "A", "--seat", "mano"], {"hand": "R R 3 A", "seat": "mano"}),
+    (["RR3A", "--seat", "postre", "--variant", "4-reyes"], {"hand": "RR3A", "seat": "postre", "variant": "4-reyes"}),
+    (["R", "C", "7", "A", "--seat", "second", "--declared", "mano:pares,postre:no-juego", "--signal", "two-reyes",
+      "--dead", "7", "7"],
+     {"hand": "R C 7 A", "seat": "second", "declared": "mano:pares,postre:no-juego", "signal": "two-reyes", "dead": "7 7"}),
+    (["C", "C", "S", "7", "--seat", "third", "--juego-real", "figure", "--redeal-4567"],
+     {"hand": ["C", "C", "S", "7"], "seat": 3, "juego_real": "figure", "redeal_4567": True}),
+    (["R", "R", "3", "A", "--method", "mc", "--trials", "40000", "--seed", "7"],
+     {"hand": "R R 3 A", "method": "mc", "trials": 40000, "seed": 7}),
+    (["S/o", "R", "7", "A", "--seat", "postre", "--variant", "ten-kings", "--trials", "20000", "--seed", "3"],
+     {"hand": "S/o R 7 A", "seat": "postre", "variant": "ten-kings", "trials": 20000, "seed": 3}),
+    (["R", "R", "3", "A", "--players", "6", "--seat", "3", "--trials", "20000", "--seed", "5"],
+     {"hand": "R R 3 A", "players": 6, "seat": "3", "trials": 20000, "seed": 5}),
+]
+
+
+@pytest.mark.parametrize("args,params", ODDS_CASES, ids=[" ".join(a) for a, _ in ODDS_CASES])
+def test_odds_json_is_the_cli_json(client, capsys, args, params):
+    want = cli_json(capsys, ["odds", *args, "--format", "json"])
+    r = client.post("/api/odds", json=params)
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("application/json")
+    assert r.text == want  # byte for byte: to_json(result) of the same call
+
+
+def test_odds_get_with_a_query_string_is_the_same(client):
+    post = client.post("/api/odds", json={"hand": "R R 3 A", "seat": "postre", "redeal_4567": True})
+    get = client.get("/api/odds", params={"hand": "R R 3 A", "seat": "postre", "redeal_4567": "true"})
+    assert get.status_code == 200 and get.text == post.text
+    many = client.get("/api/odds", params=[("hand", "R"), ("hand", "R"), ("hand", "3"), ("hand", "A")])
+    assert json.loads(many.text)["hand"] == ["R", "R", "3", "A"]
+
+
+def test_discard_json_is_the_cli_json(client, capsys):
+    want = cli_json(capsys, ["discard", "R", "R", "7", "A", "--seat", "mano", "--trials", "3000", "--seed", "1",
+                             "--format", "json"])
+    r = client.post("/api/discard", json={"hand": "R R 7 A", "seat": "mano", "trials": 3000, "seed": 1})
+    assert r.status_code == 200 and r.text == want
+    want = cli_json(capsys, ["discard", "C", "S", "4", "A", "--seat", "postre", "--objective", "chica", "--policy",
+                             "reyes-pairs", "--keep", "C", "4", "A", "--trials", "2000", "--seed", "4",
+                             "--format", "json"])
+    r = client.post("/api/discard", json={"hand": "C S 4 A", "seat": "postre", "objective": "chica",
+                                          "policy": "reyes-pairs", "keep": "C 4 A", "trials": 2000, "seed": 4})
+    assert r.status_code == 200 and r.text == want
+
+
+def test_mus_json_is_the_cli_json(client, capsys):
+    want = cli_json(capsys, ["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "3000", "--seed", "2",
+                             "--rounds", "2", "--format", "json"])
+    r = client.post("/api/mus", json={"hand": "R R 7 A", "seat": "postre", "trials": 3000, "seed": 2, "rounds": 2})
+    assert r.status_code == 200 and r.text == want
+
+
+def test_ordago_json_is_the_cli_json(client, capsys):
+    want = cli_json(capsys, ["ordago", "R", "R", "R", "A", "--seat", "mano", "--lance", "juego", "--score", "25-30",
+                             "--format", "json", "--no-equilibrium"])
+    r = client.post("/api/ordago", json={"hand": "R R R A", "seat": "mano", "lance": "juego", "score": "25-30"})
+    assert r.status_code == 200 and r.text == want
+    want = cli_json(capsys, ["ordago", "C", "C", "S", "7", "--seat", "second", "--lance", "pares", "--score", "10-10",
+                             "--declared", "mano:pares", "--target", "30", "--format", "json",
+                             "--no-equilibrium"])
+    r = client.post("/api/ordago", json={"hand": "C C S 7", "seat": "second", "lance": "pares", "score": [10, 10],
+                                         "declared": "mano:pares", "target": 30})
+    assert r.status_code == 200 and r.text == want
+
+
+def test_game_json_is_the_cli_json(client, capsys):
+    # the game model's JSON carries its own timings; everything else is the same
+    want = cli_json(capsys, ["game", "--format", "json"])
+    r = client.post("/api/game", json={})
+    assert r.status_code == 200 and no_timings(r.text) == no_timings(want)
+    want = cli_json(capsys, ["game", "--target", "30", "--mano", "us", "--format", "json"])
+    r = client.post("/api/game", json={"target": 30, "mano": "us"})
+    assert r.status_code == 200 and no_timings(r.text) == no_timings(want)
+    want = cli_json(capsys, ["game", "--match", "best-of-3", "--games", "1-0", "--score", "10-20", "--format", "json"])
+    r = client.post("/api/game", json={"match": "best-of-3", "games": "1-0", "score": "10-20"})
+    assert r.status_code == 200 and r.text == want
+
+
+def test_bet_answers_or_says_it_is_unavailable(client):
+    params = {"hand": "R R 3 A", "seat": "mano", "lance": "grande", "trials": 2000}
+    try:
+        from musstats.analysis.betting import bet
+    except ImportError:
+        r = client.post("/api/bet", json=params)
+        assert r.status_code == 503
+        assert "betting engine" in r.json()["error"]
+        return
+    from musstats.engines.betting.store import Spec, get_solved
+
+    if get_solved(Spec(lance="grande"), solve=False) is None:
+        pytest.skip("the grande strategy is not shipped in this checkout (solving it takes minutes)")
+    from musstats.output.render import to_json
+
+    want = to_json(bet("R R 3 A", "mano", lance="grande", trials=2000))
+    r = client.post("/api/bet", json=params)
+    assert r.status_code == 200, r.text
+    assert no_timings(r.text) == no_timings(want)
+    r = client.post("/api/bet", json={**params, "seed": "x"})
+    assert r.status_code == 422
+    r = client.post("/api/bet", json={**params, "hand": "R R R R R"})
+    assert r.status_code == 400 and r.json()["error"].startswith("a hand has exactly 4 cards")
+
+
+def test_bet_without_the_betting_engine_is_503(client, monkeypatch):
+    import musstats.analysis
+
+    monkeypatch.setitem(sys.modules, "musstats.analysis.betting", None)  # as if the module did not exist
+    monkeypatch.delattr(musstats.analysis, "betting", raising=False)
+    r = client.post("/api/bet", json={"hand": "R R 3 A", "seat": "mano", "lance": "grande"})
+    assert r.status_code == 503
+    msg = r.json()["error"]
+    assert "betting engine" in msg and "/api/bet" in msg and "\n" not in msg
+
+
+def test_chart_is_the_plot_commands_svg(client, capsys, tmp_path):
+    out = tmp_path / "hand.svg"
+    code, _, err = run_cli(capsys, ["plot", "hand", "R", "R", "3", "A", "--seat", "mano", "--out", str(out)])
+    assert code == 0, err
+    r = client.post("/api/chart", json={"hand": "R R 3 A", "seat": "mano"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.content == out.read_bytes()
+    small = client.get("/api/chart", params={"hand": "R R 3 A", "seat": "mano", "size": "600x400"})
+    assert small.status_code == 200 and b"<svg" in small.content and small.content != r.content
+    bad = client.post("/api/chart", json={"hand": "R R 3 A", "size": "huge"})
+    assert bad.status_code == 400 and "--size" in bad.json()["error"]
+
+
+# --------------------------------------------------------------------------- bad input: the CLI's one line
+
+ERROR_CASES = [
+    ("odds", ["R", "R", "R", "R", "R"], {"hand": "R R R R R"}),
+    ("odds", ["R", "R", "R", "R", "--variant", "4-reyes", "--dead", "R"],
+     {"hand": "R R R R", "variant": "4-reyes", "dead": "R"}),
+    ("odds", ["R", "R", "X", "A"], {"hand": "R R X A"}),
+    ("odds", ["R", "R", "3", "A", "--seat", "sexto"], {"hand": "R R 3 A", "seat": "sexto"}),
+    ("odds", ["R", "R", "3", "A", "--declared", "second:maybe"], {"hand": "R R 3 A", "declared": "second:maybe"}),
+    ("odds", ["R", "R", "3", "A", "--declared", "mano:no-pares"], {"hand": "R R 3 A", "declared": "mano:no-pares"}),
+    ("odds", ["R", "R", "3", "A", "--signal", "wink"], {"hand": "R R 3 A", "signal": "wink"}),
+    ("odds", ["R", "R", "3", "A", "--method", "exact", "--seed", "1"], {"hand": "R R 3 A", "method": "exact", "seed": 1}),
+    ("odds", ["S/o", "R", "7", "A", "--variant", "ten-kings", "--declared", "second:pares"],
+     {"hand": "S/o R 7 A", "variant": "ten-kings", "declared": "second:pares"}),
+    ("discard", ["R", "R", "3", "A", "--keep", "7"], {"hand": "R R 3 A", "keep": "7"}),
+    ("mus", ["R", "R", "3", "A", "--keep", "C"], {"hand": "R R 3 A", "keep": "C"}),
+    ("ordago", ["R", "R", "3", "A", "--lance", "punto", "--score", "0-0"], {"hand": "R R 3 A", "lance": "punto"}),
+    ("ordago", ["R", "R", "3", "A", "--lance", "grande", "--score", "40-0"],
+     {"hand": "R R 3 A", "lance": "grande", "score": "40-0"}),
+    ("ordago", ["R", "R", "3", "A", "--lance", "bigg", "--score", "0-0"], {"hand": "R R 3 A", "lance": "bigg"}),
+    ("ordago", ["R", "R", "3", "A", "--lance", "grande", "--score", "12"], {"hand": "R R 3 A", "score": "12"}),
+    ("game", ["--match", "best-of-3", "--games", "2-0"], {"match": "best-of-3", "games": "2-0"}),
+]
+
+
+@pytest.mark.parametrize("kind,args,params", ERROR_CASES, ids=[f"{k} {' '.join(a)}" for k, a, _ in ERROR_CASES])
+def test_bad_input_gives_the_clis_one_line(client, capsys, kind, args, params):
+    line = cli_error(capsys, [kind, *args])
+    r = client.post(f"/api/{kind}", json=params)
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": line}
+    # and the same through the job API
+    j = client.post("/api/jobs", json={"kind": kind, "params": params}).json()
+    st_ = client.get(f"/api/jobs/{j['id']}", params={"wait": 10}).json()
+    assert st_["state"] == "error" and st_["status"] == 400 and st_["error"] == line
+
+
+@pytest.mark.parametrize("params,fragment", [
+    ({"hand": "R R 3 A", "foo": 1}, "unknown parameter 'foo'; accepted: hand, seat,"),
+    ({"hand": 12}, "hand must be cards as text"),
+    ({"hand": "R R 3 A", "redeal_4567": "yes"}, "redeal_4567 must be true or false"),
+    ({"hand": "R R 3 A", "trials": "many"}, "trials must be a whole number"),
+    ({"hand": "R R 3 A", "seat": [1]}, "seat must be a seat"),
+    ({"hand": "R R 3 A", "threads": 2}, "unknown parameter 'threads'"),
+    ({"hand": "R R 3 A", "progress": None}, "unknown parameter 'progress'"),
+    ({}, "hand is required"),
+])
+def test_wrong_json_types_are_422_with_one_line(client, params, fragment):
+    r = client.post("/api/odds", json=params)
+    assert r.status_code == 422
+    body = r.json()
+    assert list(body) == ["error"] and fragment in body["error"] and "\n" not in body["error"]
+
+
+def test_malformed_bodies(client):
+    h = {"content-type": "application/json"}
+    r = client.post("/api/odds", content=b'{"hand": ', headers=h)
+    assert r.status_code == 422 and "not valid JSON" in r.json()["error"]
+    r = client.post("/api/odds", content=b'["R R 3 A"]', headers=h)
+    assert r.status_code == 422 and "JSON object" in r.json()["error"]
+    r = client.post("/api/odds", content=b"hand=RR3A", headers={"content-type": "text/plain"})
+    assert r.status_code == 415
+    r = client.post("/api/odds", content=b"x" * (MAX_BODY_BYTES + 1), headers=h)
+    assert r.status_code == 413 and "limit" in r.json()["error"]
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(10):
+            yield b" " * 1024
+
+    r = client.post("/api/odds", content=chunks(), headers=h)
+    assert r.status_code == 413
+    r = client.get("/api/odds?hand=" + "R" * (MAX_BODY_BYTES + 10))
+    assert r.status_code == 414
+    r = client.put("/api/odds", json={})
+    assert r.status_code == 405 and "error" in r.json()
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and "error" in r.json()
+
+
+def test_the_limits_of_this_server(client):
+    cap = LIMITS["odds"]["trials"]
+    r = client.post("/api/odds", json={"hand": "R R 3 A", "method": "mc", "trials": cap + 1})
+    assert r.status_code == 400 and f"limit of {cap:,}" in r.json()["error"]
+    r = client.post("/api/odds", json={"hand": "R R 3 A", "variant": "ten-kings", "trials": 6_000_000})
+    assert r.status_code == 400 and "5,000,000" in r.json()["error"]
+    r = client.post("/api/discard", json={"hand": "R R 3 A", "trials": LIMITS["discard"]["trials"] + 1})
+    assert r.status_code == 400
+    r = client.post("/api/mus", json={"hand": "R R 3 A", "trials": 3e6})
+    assert r.status_code == 400
+    r = client.post("/api/game", json={"deals": LIMITS["game"]["deals"] + 1})
+    assert r.status_code == 400
+    r = client.post("/api/chart", json={"hand": "R R 3 A", "method": "mc", "trials": cap + 1})
+    assert r.status_code == 400
+    # a target_se that would need more deals than the limit is refused once the first batch shows it
+    r = client.post("/api/odds", json={"hand": "R R 3 A", "method": "mc", "target_se": 0.0001, "seed": 1})
+    assert r.status_code == 400 and "target_se" in r.json()["error"] and f"{cap:,}" in r.json()["error"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(
+    st.sampled_from(["hand", "seat", "variant", "juego_real", "target", "redeal_4567", "dead", "declared", "signal",
+                     "players", "individual", "method", "joker", "seed", "target_se"]),
+    st.one_of(st.none(), st.booleans(), st.integers(-5, 50), st.floats(allow_nan=False, allow_infinity=False),
+              st.sampled_from(["R R 3 A", "mano", "4-reyes", "ten-kings", "mc", "exact", "second:pares", "31",
+                               "S/o=A", "figure", "7 7", "", "x", "R R R R R"]),
+              st.lists(st.sampled_from(["R", "3", "A", "S/o", 1]), max_size=5)),
+    max_size=6))
+def test_no_input_gives_a_500(client, params):
+    params = {"hand": "R R 3 A", **params}
+    params.setdefault("trials", 2000)  # keep any Monte Carlo run short
+    if params.get("method") == "exact":
+        params.pop("trials")
+    r = client.post("/api/odds", json=params)
+    assert r.status_code in (200, 400, 422), (params, r.text)
+    if r.status_code != 200:
+        msg = r.json()["error"]
+        assert msg and "\n" not in msg and "Traceback" not in msg and "internal error" not in msg
+
+
+# --------------------------------------------------------------------------- jobs
+
+def wait_job(client, job_id, timeout=60.0) -> dict:
+    end = time.monotonic() + timeout
+    while True:
+        s = client.get(f"/api/jobs/{job_id}", params={"wait": 1}).json()
+        if s["state"] not in ("queued", "running") or time.monotonic() > end:
+            return s
+        assert s["done"] <= s["total"] or s["total"] == 0
+
+
+def test_a_job_reports_progress_and_its_result(client):
+    params = {"hand": "R R 7 A", "seat": "postre", "trials": 200_000, "seed": 11}
+    r = client.post("/api/jobs", json={"kind": "mus", "params": params})
+    assert r.status_code == 202
+    job = r.json()
+    assert job["kind"] == "mus" and job["state"] in ("queued", "running", "done")
+    seen = []
+    while True:
+        s = client.get(f"/api/jobs/{job['id']}", params={"wait": 0.1}).json()
+        seen.append((s["done"], s["total"]))
+        if s["state"] not in ("queued", "running"):
+            break
+    assert s["state"] == "done", s
+    assert s["result"]["trials"] == 200_000 and s["result"]["seed"] == 11
+    assert any(0 < d < t for d, t in seen) or len(seen) <= 2  # progress between batches (if it was slow enough)
+    raw = client.get(s["result_url"])
+    sync = client.post("/api/mus", json=params)  # identical and seeded: from the cache
+    assert raw.text == sync.text == json.dumps(s["result"], ensure_ascii=False) + "\n"
+    again = client.post("/api/jobs", json={"kind": "mus", "params": params}).json()
+    assert again["state"] == "done" and again["cached"] is True
+
+
+def test_cancelling_a_job_stops_the_engine_between_batches(client):
+    params = {"hand": "C S 4 A", "seat": "second", "trials": 2_000_000, "seed": 5}
+    job = client.post("/api/jobs", json={"kind": "discard", "params": params}).json()
+    for _ in range(100):  # until it has started
+        s = client.get(f"/api/jobs/{job['id']}", params={"wait": 0.05}).json()
+        if s["done"] > 0 or s["state"] != "queued":
+            break
+    r = client.delete(f"/api/jobs/{job['id']}")
+    assert r.status_code == 200 and r.json()["state"] in ("cancelled", "done")
+    time.sleep(1.5)  # the engine stops at the end of its batch (about half a second)
+    s = client.get(f"/api/jobs/{job['id']}").json()
+    if s["state"] == "cancelled":
+        assert s["done"] < s["total"] or s["total"] == 0
+        assert s["status"] == 409 and client.get(f"/api/jobs/{job['id']}/result").status_code == 409
+    end = time.monotonic() + 60
+    while client.get("/api/status").json()["pending"] and time.monotonic() < end:
+        time.sleep(0.2)
+    assert client.get("/api/status").json()["pending"] == 0  # nothing left running
+
+
+def test_a_new_job_replaces_the_old_one(client):
+    first = client.post("/api/jobs", json={"kind": "discard", "params": {
+        "hand": "R C 7 A", "trials": 1_500_000, "seed": 1}}).json()
+    second = client.post("/api/jobs", json={"kind": "discard", "params": {
+        "hand": "R C 7 A", "trials": 3000, "seed": 1}, "replaces": first["id"]}).json()
+    assert client.get(f"/api/jobs/{first['id']}").json()["state"] == "cancelled"
+    assert wait_job(client, second["id"])["state"] == "done"
+
+
+def test_a_slow_job_does_not_block_a_quick_question(client):
+    slow = client.post("/api/jobs", json={"kind": "discard", "params": {
+        "hand": "C C 4 A", "seat": "third", "trials": 2_000_000, "seed": 9}}).json()
+    try:
+        t0 = time.monotonic()
+        r = client.post("/api/odds", json={"hand": "7 6 5 4", "seat": "postre"})
+        quick = time.monotonic() - t0
+        assert r.status_code == 200
+        assert client.get(f"/api/jobs/{slow['id']}").json()["state"] in ("queued", "running")
+        assert quick < 10, quick
+    finally:
+        client.delete(f"/api/jobs/{slow['id']}")
+
+
+def test_identical_jobs_share_one_computation(client):
+    params = {"hand": "S S 6 5", "seat": "mano", "trials": 400_000, "seed": 21}
+    a = client.post("/api/jobs", json={"kind": "mus", "params": params}).json()
+    b = client.post("/api/jobs", json={"kind": "mus", "params": params}).json()
+    before = client.get("/api/status").json()
+    client.delete(f"/api/jobs/{a['id']}")  # b still wants it: it goes on
+    sb = wait_job(client, b["id"])
+    assert sb["state"] == "done" and sb["result"]["trials"] == 400_000
+    assert client.get(f"/api/jobs/{a['id']}").json()["state"] in ("cancelled", "done")
+    assert before["shared"] >= 1
+
+
+def test_job_errors(client):
+    r = client.post("/api/jobs", json={"kind": "poker", "params": {}})
+    assert r.status_code == 400 and "accepted: odds" in r.json()["error"]
+    r = client.post("/api/jobs", json={"kind": "odds", "params": {"hand": "R R 3 A", "x": 1}})
+    assert r.status_code == 422 and "unknown parameter 'x'" in r.json()["error"]
+    r = client.post("/api/jobs", json={"kind": "odds", "params": {"hand": "R R 3 A", "trials": 10 ** 9,
+                                                                   "method": "mc"}})
+    assert r.status_code == 400 and "limit" in r.json()["error"]
+    assert client.get("/api/jobs/nosuchjob").status_code == 404
+    assert client.delete("/api/jobs/nosuchjob").status_code == 404
+
+
+def test_chart_job_result_is_svg(client):
+    job = client.post("/api/jobs", json={"kind": "chart", "params": {"hand": "R R 3 A", "seat": "second"}}).json()
+    s = wait_job(client, job["id"])
+    assert s["state"] == "done" and "result" not in s
+    r = client.get(s["result_url"])
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+
+
+# --------------------------------------------------------------------------- the page, docs, headers
+
+def test_the_page_and_its_files(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    assert 'src="/static/app.js"' in r.text and "Content-Security-Policy" in r.headers
+    assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+    for name in ("app.js", "style.css", "favicon.svg"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert "http" not in re.sub(r"http://www\.w3\.org/2000/svg", "", r.text)  # nothing from the network
+
+
+def test_docs_describe_every_endpoint_offline(client):
+    spec = client.get("/openapi.json").json()
+    for name in ENDPOINTS:
+        assert f"/api/{name}" in spec["paths"]
+    for path in ("/api/jobs", "/api/jobs/{job_id}"):
+        assert path in spec["paths"]
+    page = client.get("/docs")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    for name in ENDPOINTS:
+        assert f"/api/{name}" in page.text
+    assert "<script" not in page.text and "cdn" not in page.text.lower()
+    params = spec["components"]["schemas"]["OddsParams"]["properties"]
+    assert {"hand", "seat", "variant", "dead", "declared", "signal", "trials", "seed"} <= set(params)
+
+
+def test_host_header_checked_on_loopback():
+    app = create_app(allowed_hosts=["127.0.0.1", "localhost"], warmup=False)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/api/status").status_code == 200
+        assert c.get("/api/status", headers={"host": "evil.example:8000"}).status_code == 400
+
+
+# --------------------------------------------------------------------------- the serve command
+
+def serve_main(args):
+    from musstats.cli import cli, main
+    from musstats.cli.serve import serve
+
+    if "serve" not in cli.commands:
+        cli.add_command(serve)
+    main(["serve", *args])
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--port", "99999"], "--port must be a whole number from 0 to 65,535"),
+    (["--port", "http"], "--port must be a whole number"),
+    (["--host", "no-such-host.invalid"], "cannot listen on 'no-such-host.invalid'"),
+    (["--workers", "0"], "--workers must be a whole number"),
+    (["--port", "1", "--port", "2"], "--port is given twice"),
+])
+def test_serve_bad_options_exit_2_with_one_line(capsys, args, fragment):
+    with pytest.raises(SystemExit) as e:
+        serve_main(args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("musstats: error: ") and fragment in err and "\n" not in err
+
+
+def test_serve_port_in_use(capsys):
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    try:
+        with pytest.raises(SystemExit) as e:
+            serve_main(["--port", str(s.getsockname()[1])])
+        assert e.value.code == 2
+        assert "the port is in use" in capsys.readouterr().err
+    finally:
+        s.close()
+
+
+SERVE_SCRIPT = ("import sys; from musstats.cli import cli, main; from musstats.cli.serve import serve; "
+                "cli.add_command(serve); main(['serve', *sys.argv[1:]])")
+
+
+def start_server(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """``musstats serve ARGS`` in a process of its own; its URL from the first line it prints."""
+    e = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen([sys.executable, "-c", SERVE_SCRIPT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, cwd=ROOT, env=e)
+    line = p.stdout.readline()
+    m = re.search(r"(http://\S+/)", line)
+    if not m:
+        p.kill()
+        raise AssertionError(f"no URL in {line!r}: {p.stderr.read()}")
+    return p, m.group(1)
+
+
+def stop_server(p: subprocess.Popen) -> tuple[int, str]:
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise
+    return p.returncode, err
+
+
+def test_serve_says_where_it_listens_and_ctrl_c_exits_130(cache_folder):
+    p, url = start_server("--port", "0", env={"MUSSTATS_CACHE": str(cache_folder)})
+    try:
+        assert url.startswith("http://127.0.0.1:")
+        r = http.get(url + "api/status", timeout=30)
+        assert r.status_code == 200 and r.json()["workers"] >= 1
+        r = http.post(url + "api/odds", json={"hand": "R R 3 A"}, timeout=120)
+        assert r.status_code == 200 and r.json()["lances"]["grande"]["p_team"] == pytest.approx(0.99168, abs=1e-5)
+    finally:
+        code, err = stop_server(p)
+    assert code == 130, err
+    assert "Traceback" not in err and "stopped" in err
+
+
+def test_serve_on_every_network_warns(cache_folder):
+    p, url = start_server("--host", "0.0.0.0", "--port", "0", env={"MUSSTATS_CACHE": str(cache_folder)})
+    try:
+        warning = p.stderr.readline()
+        assert "warning" in warning and "reachable from other machines" in warning
+    finally:
+        code, _ = stop_server(p)
+    assert code == 130
+
+
+def test_importing_the_command_stays_light():
+    code = ("import sys, musstats.cli.serve; "
+            "print(any(m.split('.')[0] in ('fastapi', 'uvicorn', 'numba', 'starlette') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr
