@@ -32,7 +32,13 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="one lance (for a quick check)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--iterations", type=int, default=None)
+    ap.add_argument("--scheduler", default=None, help="a Dask scheduler address: one task per subgame")
     args = ap.parse_args(argv)
+    runner = None
+    if args.scheduler:
+        from musstats.engines.distributed import dask_runner
+
+        runner = dask_runner(args.scheduler)
     v = Variant()
     deals = ["as-dealt", "after-mus"] if args.deal == "both" else [args.deal]
     for deal in deals:
@@ -48,15 +54,18 @@ def main(argv=None) -> int:
             evals = D.subgame_pools(deal, v, {sg: EVAL_DEALS for sg in sgs}, specs[0].seed, D.EVAL_KEY)
             pools = {sg: {"train": train[sg], "choose": choose[sg], "eval": evals[sg]} for sg in sgs}
             print(f"{deal}: deals in {time.perf_counter() - t0:.1f} s", flush=True)
-        solved = []
-        for spec, sg in zip(specs, sgs):
-            s = solve_subgame(spec, pools=None if pools is None else pools[sg])
+        if pools is None:  # independent solves: here, or one Dask task each
+            from musstats.engines.betting.runner import solve_many
+
+            solved = solve_many(specs, runner, use_cache=False)
+        else:
+            solved = [solve_subgame(spec, pools=pools[sg]) for spec, sg in zip(specs, sgs)]
+        for spec, s in zip(specs, solved):
             e = s.exploit
             train_n = e.get("train_deals", e.get("train_samples", 0))
             print(f"{deal} {args.info} {spec.name:28s} {spec.solver} nodes {s.game.tree.n_decisions:4d} train {train_n:8d} "
                   f"eval {e['deals']:7d} NashConv {e['nashconv']:.4f} ± {e['nashconv_se']:.4f} "
                   f"(in-sample {e['nashconv_in']:.4f}) value {e['value']:+.4f} {s.seconds:6.1f} s", flush=True)
-            solved.append(s)
         path = shipped_path(v, deal, args.info)
         if args.out_dir:
             path = Path(args.out_dir) / path.name
@@ -64,6 +73,8 @@ def main(argv=None) -> int:
         print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t0:.0f} s", flush=True)
         summary = [{"name": s.spec.name, **(s.exploit or {}), "seconds": s.seconds} for s in solved]
         Path(f"/tmp/betting_build_{deal}_{args.info}.json").write_text(json.dumps(summary, indent=1))
+    if runner is not None:
+        runner.close()
     return 0
 
 

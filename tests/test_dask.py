@@ -74,3 +74,24 @@ def test_bad_scheduler_is_one_line_error():
         connect("tcp://127.0.0.1:9", timeout=1)
     with pytest.raises(MusError, match="scheduler address"):
         connect("")
+
+
+def test_betting_solves_on_dask_equal_local(cluster):
+    from musstats.engines.betting.runner import solve_many
+    from musstats.engines.betting.store import Spec
+
+    specs = [Spec(lance="pares", pattern=0b0011, iterations=15, batch=32, seed=3),
+             Spec(lance="juego", pattern=0b1001, iterations=15, batch=32, seed=4)]
+    job = {"eval_deals": 1000}
+    runner = dask_runner(cluster.scheduler_address)
+    ticks = []
+    try:
+        remote = solve_many(specs, runner, job=job, use_cache=False,
+                            progress=lambda done, total: ticks.append((done, total)))
+    finally:
+        runner.close()
+    local = solve_many(specs, job=job, use_cache=False)
+    assert [s.spec for s in remote] == specs and ticks[-1] == (2, 2)
+    for r, loc in zip(remote, local):
+        assert np.array_equal(r.sigma, loc.sigma)  # same seeds: the same strategies
+        assert r.exploit["nashconv"] == loc.exploit["nashconv"]

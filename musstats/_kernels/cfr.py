@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["cfr_regrets", "dcfr_update", "average_accumulate", "br_sums", "root_values", "node_sums",
+__all__ = ["cfr_regrets", "dcfr_discounts", "dcfr_update", "average_accumulate", "br_sums", "root_values", "node_sums",
            "normalise"]
 
 
@@ -137,6 +137,15 @@ def cfr_regrets(bounds, st, o, w, sigma, is_term, first, nact, owner, term, noff
     return acc
 
 
+@njit(cache=True)
+def dcfr_discounts(t, alpha, beta):
+    """DCFR's discounts of iteration ``t``: positive regrets by t^alpha / (t^alpha + 1),
+    negative ones by t^beta / (t^beta + 1)."""
+    ta = t ** alpha
+    tb = t ** beta
+    return ta / (ta + 1.0), tb / (tb + 1.0)
+
+
 @njit(cache=True, parallel=True)
 def dcfr_update(R, acc, sigma, iset_base, iset_n, t, alpha, beta, plus):
     """Add the iteration's regrets (``acc`` summed in chunk order) to ``R``, discount them
@@ -144,10 +153,7 @@ def dcfr_update(R, acc, sigma, iset_base, iset_n, t, alpha, beta, plus):
     CFR+ with ``plus``: floor at 0), and write the next strategy (regret matching) into
     ``sigma``."""
     n_chunks = acc.shape[0]
-    ta = t ** alpha
-    tb = t ** beta
-    dpos = ta / (ta + 1.0)
-    dneg = tb / (tb + 1.0)
+    dpos, dneg = dcfr_discounts(t, alpha, beta)
     for i in prange(iset_base.shape[0]):
         b = iset_base[i]
         na = iset_n[i]

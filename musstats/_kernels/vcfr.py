@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit, prange
 
 from musstats._kernels.betting import outcome_of_scores, team_state
+from musstats._kernels.cfr import dcfr_discounts
 from musstats._kernels.dealing import hand_index, shuffle
 from musstats._kernels.lances import seat_row
 
@@ -528,10 +529,7 @@ def dcfr_update_owner(R, acc, SIG, rb, m, nodes, tr, t, alpha, beta, plus):
     strategy (regret matching) into ``SIG``, for k's decision nodes ``nodes`` (its first row
     ``rb``, ``m`` states)."""
     n_chunks = acc.shape[0]
-    ta = t ** alpha
-    tb_ = t ** beta
-    dpos = ta / (ta + 1.0)
-    dneg = tb_ / (tb_ + 1.0)
+    dpos, dneg = dcfr_discounts(t, alpha, beta)
     for i in range(nodes.shape[0]):
         n = nodes[i]
         na = tr[T_NACT, n]

@@ -18,10 +18,10 @@ information models, ``private`` (each player sees his own hand: the real game) a
 * :func:`exploitability_table`, :func:`convergence_frame` -- how close to equilibrium the
   strategies are, and how they got there.
 
-The default strategies (8 reyes, both deal models, private model, every lance and
-declaration pattern) ship in ``musstats/data/betting_*.npz``; anything else is solved
-on demand and cached (:mod:`musstats.engines.betting.cache`).  The pooled model is
-not shipped: it is solved on first use (about a minute per lance) and cached.
+The default strategies (8 reyes, the hands as dealt, every lance and declaration
+pattern) ship in ``musstats/data/betting_*.npz``; anything else (other decks and
+switches, the hands after a mus round) is solved on first use and cached on disk
+(:mod:`musstats.engines.betting.cache`).
 """
 
 from __future__ import annotations

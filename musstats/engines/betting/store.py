@@ -38,7 +38,7 @@ SOLVERS = ("vector", "deals")
 #: defaults of each solver (the shipped strategies, scripts/build_betting.py): iterations,
 #: batch (vector: samples of the other three hands per owner and iteration; deals: deals
 #: per iteration) and pool (deals: the training deals a batch is taken from; vector: unused)
-SOLVER_DEFAULTS = {"vector": {"iterations": 600, "batch": 256, "pool": 0},
+SOLVER_DEFAULTS = {"vector": {"iterations": 2000, "batch": 256, "pool": 0},
                    "deals": {"iterations": 400, "batch": 10_000, "pool": 2_000_000}}
 DEFAULT_ITERATIONS = SOLVER_DEFAULTS["vector"]["iterations"]
 DEFAULT_BATCH = SOLVER_DEFAULTS["vector"]["batch"]
