@@ -284,3 +284,37 @@ def test_pushfold_frame_shape():
     h = hand_tables(Variant()).index_of(__import__("musstats.rules.cards", fromlist=["parse_hand"]).parse_hand("R R R R"))
     row = df[(df["seat"] == "mano") & (df["hand_index"] == h)].iloc[0]
     assert row["p_accept"] > 0.95
+
+
+# ---------------------------------------------------------------------------
+# push/fold with P(win the game) payoffs: a toy game solved by hand
+
+
+def test_toy_push_fold_in_game_win_probability_by_hand():
+    """Team 0, ahead, holds the best hand of the lance (state 0) or the worst (state 1),
+    each with probability 1/2; team 1 holds one class.  Team 0 passes or calls an órdago;
+    team 1 refuses or accepts.  P(team 0 wins the game): en paso 0.9 with the best hand
+    (its stone) and 0.8 with the worst; refused 0.9 (the deje); accepted 1 or 0.
+
+    By hand: the best hand always calls (1 or 0.9 against 0.9).  Team 1 accepts with y
+    making the worst hand indifferent: 0.8 = 0.9 (1 - y), y = 1/9.  The worst hand calls
+    with x making team 1 indifferent: 0.9 = P(best | called) = 1 / (1 + x), x = 1/9.
+    Value: (1/2)(0.9 (8/9) + 1/9) + (1/2)(0.8) = 77/90."""
+    from musstats.engines.betting.exploit import exploitability
+    from musstats.engines.betting.solver import SolveConfig, make_custom_game, solve_game
+
+    tree = dict(is_term=[0, 1, 0, 1, 1], first=[1, -1, 3, -1, -1], n_act=[2, 0, 2, 0, 0],
+                term=[-1, 0, -1, 1, 2], owner=[0, -1, 1, -1, -1])
+    p_win = np.array([[0.8, 0.9], [0.9, 0.9], [0.0, 1.0]])  # paso, refused, accepted; column 1 = best
+    g = make_custom_game(tree, p_win - 0.5, [0, 1], [2, 1])  # centred, as GamePayoff.table
+    data = (np.array([[0, 0], [1, 0]], np.int32), np.array([1, 0], np.int32), np.array([0.5, 0.5]))
+    gaps = []
+    for it in (200, 4000):
+        s = solve_game(g, data, SolveConfig(iterations=it))
+        e = exploitability(g, s.sigma, data)
+        gaps.append(e.nashconv)
+    assert e.exact and gaps[1] < gaps[0] and gaps[1] < 2e-3  # the bounds close in
+    assert e.value + 0.5 == pytest.approx(77 / 90, abs=2e-3)
+    assert g.strategy_at(s.sigma, 0, 0)[1] > 0.99                      # the best hand calls
+    assert g.strategy_at(s.sigma, 0, 1)[1] == pytest.approx(1 / 9, abs=0.02)  # the bluff
+    assert g.strategy_at(s.sigma, 2, 0)[1] == pytest.approx(1 / 9, abs=0.02)  # the accept

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # numpy is imported where an array is built: importing the rules stays light (--help)
     import numpy as np
@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # numpy is imported where an array is built: importing the ru
 from musstats.base.errors import MusError
 from musstats.rules.labels import LAST_SEAT, SEAT_ORDINALS, SEATS, SEATS_BY_PLAYERS
 
-def _is_int(x: object) -> bool:
+def _is_int(x: Any) -> bool:
     try:
         operator.index(x)  # int, numpy integers
     except TypeError:
