@@ -89,7 +89,11 @@ def test_rebuild_is_identical(built, tmp_path):
     report.build_report(tmp_path, ("8-reyes",), **SMALL)
     for rel in ["table-8-reyes.csv"] + sorted(f"img/{p}" for p in os.listdir(tmp_path / "img")):
         assert (tmp_path / rel).read_bytes() == (out / rel).read_bytes(), rel
-    assert len(os.listdir(tmp_path / "img")) == 10
+    # 10 charts of the deck, plus the betting section's 4 heatmaps and its convergence chart
+    assert sorted(os.listdir(tmp_path / "img")) == sorted(
+        [f"8-reyes-{k}.png" for k in ("hand", "convergence", "game", "mus", "totals", "totals-keep")]
+        + [f"8-reyes-heatmap-{lance}.png" for lance in ("grande", "chica", "pares", "juego")]
+        + [f"betting-{lance}.png" for lance in ("grande", "chica", "pares", "juego")] + ["betting-convergence.png"])
 
 
 def test_script_bad_input(tmp_path):

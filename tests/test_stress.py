@@ -214,7 +214,7 @@ def test_minor_messages(capsys):
     assert "unknown card '13'" in assert_exit2_one_line(capsys, ["odds", "13", "R", "R", "A"], "13")
     code, out, _ = run_cli(capsys, ["table", "--hands", "4567", "--seat", "mano"])
     # the hand 4-5-6-7 (printed highest card first), not 4567 hands
-    assert code == 0 and "7 6 5 4" in out and "1 hand" in out and "1 hands" not in out
+    assert code == 0 and "7 6 5 4" in out and "strategy table · 1 hand " in out
     msg = assert_exit2_one_line(capsys, ["plot", "convergence", "S/o", "R", "3", "A", "--lance", "grande", "--variant",
                                    "ten-kings", "--out", "x.png"], "ten kings")
     assert "--variant" in msg and "--method" not in msg

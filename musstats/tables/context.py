@@ -44,6 +44,15 @@ class Context:
     allowed: np.ndarray | None = None  # bool [players, H]: hands each seat may hold (None: any)
     conditions: dict = field(default_factory=dict)  # what restricts the other hands, for metadata
 
+    def __post_init__(self) -> None:
+        a = self.allowed
+        if a is None:
+            return
+        shape = (self.seating.players, self.tables.n_hands)
+        if not isinstance(a, np.ndarray) or a.dtype != np.bool_ or a.shape != shape:
+            got = f"{getattr(a, 'dtype', type(a).__name__)} {getattr(a, 'shape', '')}".strip()
+            raise MusError(f"allowed must be a boolean array of shape {shape} (seats x hands), got {got}")
+
     @property
     def kernel(self) -> KernelTables:
         """The exact engine's kernel tables."""
