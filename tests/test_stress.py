@@ -232,3 +232,20 @@ def test_counts_have_bounds(capsys):
                  ["mus", "R", "R", "7", "A", "--trials", "9223372036854775807"],
                  ["table", "--hands", "1", "--trials", "99999999999999999999"]):
         assert "from 1" in assert_exit2_one_line(capsys, argv, "must be a whole number")
+
+
+def test_a_ctrl_c_caught_inside_stops_every_enclosing_loop():
+    # a table's loop over hands encloses each hand's Monte Carlo batches: a Ctrl-C caught by
+    # the batches must stop the table too (it once ran to the end), and what starts after it
+    # starts stopped
+    from musstats.engines.run import Interrupt
+
+    with Interrupt() as outer:
+        with Interrupt() as inner:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        assert inner.hit and outer.hit
+        with Interrupt() as later:
+            assert later.hit
+    with Interrupt() as fresh:
+        assert not fresh.hit

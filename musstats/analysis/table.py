@@ -316,7 +316,16 @@ def strategy_table(
                 if ctrl_c.hit:
                     partial = True
                     break
-                parts.append(hand_rows(h, job))
+                try:
+                    rows = hand_rows(h, job)
+                except KeyboardInterrupt:
+                    if not ctrl_c.hit:
+                        raise
+                    rows = []
+                if ctrl_c.hit:  # this hand's Monte Carlo was cut short: leave it out
+                    partial = True
+                    break
+                parts.append(rows)
                 if progress:
                     progress(i + 1, len(hand_ids))
         if partial and not parts:

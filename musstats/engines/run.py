@@ -30,18 +30,26 @@ BATCH_SECONDS = 0.5
 class Interrupt:
     """Context manager: Ctrl-C sets :attr:`hit` instead of raising (in the main thread only).
 
-    A second Ctrl-C restores the previous handler and raises KeyboardInterrupt at once.
+    Nested ones all see it: a Ctrl-C caught inside (e.g. by the batches of one hand of a
+    table) also sets :attr:`hit` of every enclosing one (the table's loop over hands).  A
+    second Ctrl-C restores the previous handler and raises KeyboardInterrupt at once.
     Elsewhere (a worker thread) Ctrl-C behaves as usual.
     """
+
+    _active: list["Interrupt"] = []
 
     def __init__(self) -> None:
         self.hit = False
         self._old: Any = None
+        self._installed = False
 
     def __enter__(self) -> "Interrupt":
         if threading.current_thread() is threading.main_thread():
             try:
                 self._old = signal.signal(signal.SIGINT, self._handle)
+                self._installed = True
+                self.hit = any(c.hit for c in Interrupt._active)  # already stopping: start stopped
+                Interrupt._active.append(self)
             except (ValueError, OSError):  # pragma: no cover - no signals here
                 self._old = None
         return self
@@ -50,11 +58,14 @@ class Interrupt:
         if self.hit:
             signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
             raise KeyboardInterrupt
-        self.hit = True
+        for ctx in Interrupt._active:
+            ctx.hit = True
 
     def __exit__(self, *exc) -> None:
-        if self._old is not None:
+        if self._installed:
             signal.signal(signal.SIGINT, self._old)
+            if self in Interrupt._active:
+                Interrupt._active.remove(self)
 
 
 def is_interrupt(err: BaseException | None) -> bool:
