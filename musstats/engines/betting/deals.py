@@ -167,14 +167,10 @@ def conditioned_deals(deal: str, variant: Variant, hand: int, seat: int, n: int,
         from musstats._kernels.betting import deal_others
         from musstats.engines.musphase import _user_cards, deck_ids
         from musstats.engines.random import seed_states
-        from musstats.tables.hands import hand_tables
+        from musstats.tables.hands import hand_cards, hand_tables
 
         t = hand_tables(variant)
         if cards is None:
-            try:
-                from musstats.tables.hands import hand_cards
-            except ImportError:  # pragma: no cover - older layout
-                from musstats.analysis.discard_table import hand_cards
             cards = hand_cards(hand, variant)
         user, unseen = _user_cards(list(cards), variant)
         n_chunks = 16
