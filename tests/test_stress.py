@@ -42,6 +42,17 @@ LONG_COMMANDS = [
 ]
 
 
+#: a quick run of the same command first, so that numba has compiled (and cached) its kernels:
+#: a Ctrl-C during a first compilation waits for it (on a fresh checkout, the ten-kings kernels
+#: are compiled by no earlier test)
+WARM_UP = {
+    "odds ten kings": ["odds", "S/o", "R", "3", "A", "--variant", "ten-kings", "--trials", "20000", "--seed", "1"],
+    "odds mc table": ["odds", "R", "R", "3", "A", "--trials", "20000", "--seed", "1"],
+    "discard": ["discard", "R", "R", "7", "A", "--trials", "2000", "--seed", "1"],
+    "mus": ["mus", "R", "R", "7", "A", "--trials", "2000", "--seed", "1"],
+}
+
+
 def _env(tmp: Path) -> dict:
     env = dict(os.environ)
     env["MUSSTATS_CACHE"] = str(tmp / "cache")  # a cold result cache: the game model is simulated
@@ -55,6 +66,9 @@ def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
     rng = random.Random(f"sigint {name}")
     out = tmp_path / "out"
     out.mkdir()
+    if name in WARM_UP:
+        subprocess.run([sys.executable, "-m", "musstats", *WARM_UP[name]], capture_output=True, timeout=600,
+                       env=_env(tmp_path / "warm"), check=True)
     for delay in (rng.uniform(1.5, 3.0), rng.uniform(3.0, 6.0)):
         args = [a.replace("{out}", str(out)) for a in argv]
         p = subprocess.Popen([sys.executable, "-m", "musstats", *args], stdout=subprocess.PIPE,
