@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -26,14 +25,7 @@ from musstats.engines.run import threads
 from musstats.rules.variant import Variant
 from musstats.tables.context import make_context
 
-
-def median_time(fn, reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+from bench_exact import median_time  # scripts/ is on the path when a script runs
 
 
 def measure(reps: int, hands: int) -> dict[str, float]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["cfr_regrets", "dcfr_discounts", "dcfr_update", "average_accumulate", "br_sums", "root_values", "node_sums",
+__all__ = ["cfr_regrets", "dcfr_discounts", "discount", "dcfr_update", "average_accumulate", "br_sums", "root_values", "node_sums",
            "normalise"]
 
 
@@ -146,6 +146,15 @@ def dcfr_discounts(t, alpha, beta):
     return ta / (ta + 1.0), tb / (tb + 1.0)
 
 
+@njit(cache=True, inline="always")
+def discount(r, plus, dpos, dneg):
+    """One cumulative regret after an iteration: CFR+ floors it at 0; DCFR scales a positive
+    one by ``dpos`` and a negative one by ``dneg``."""
+    if plus:
+        return r if r > 0.0 else 0.0
+    return r * dpos if r > 0.0 else r * dneg
+
+
 @njit(cache=True, parallel=True)
 def dcfr_update(R, acc, sigma, iset_base, iset_n, t, alpha, beta, plus):
     """Add the iteration's regrets (``acc`` summed in chunk order) to ``R``, discount them
@@ -162,13 +171,7 @@ def dcfr_update(R, acc, sigma, iset_base, iset_n, t, alpha, beta, plus):
             r = R[b + a]
             for c in range(n_chunks):
                 r += acc[c, b + a]
-            if plus:
-                if r < 0.0:
-                    r = 0.0
-            elif r > 0.0:
-                r *= dpos
-            else:
-                r *= dneg
+            r = discount(r, plus, dpos, dneg)
             R[b + a] = r
             if r > 0.0:
                 pos += r

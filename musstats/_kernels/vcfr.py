@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit, prange
 
 from musstats._kernels.betting import outcome_of_scores, team_state
-from musstats._kernels.cfr import dcfr_discounts
+from musstats._kernels.cfr import dcfr_discounts, discount
 from musstats._kernels.dealing import hand_index, shuffle
 from musstats._kernels.lances import seat_row
 
@@ -550,14 +550,7 @@ def dcfr_update_owner(R, acc, SIG, rb, m, nodes, tr, t, alpha, beta, plus):
             lr = a0 + a
             gr = rb + lr
             for s in range(m):
-                r = R[gr, s] + q[a, s] - base[s]
-                if plus:
-                    if r < 0.0:
-                        r = 0.0
-                elif r > 0.0:
-                    r *= dpos
-                else:
-                    r *= dneg
+                r = discount(R[gr, s] + q[a, s] - base[s], plus, dpos, dneg)
                 R[gr, s] = r
                 if r > 0.0:
                     pos[s] += r
