@@ -9,7 +9,8 @@ them.  The public API (each function validates its input and returns a result ob
     mus(hand, seat, *, ...)                     cut the mus or ask for it (MusAdvice)
     ordago(hand, seat, *, lance, score, ...)    call / accept an órdago (OrdagoResult)
     bet(hand, seat, *, lance, history, ...)     equilibrium betting at your turn (BetResult)
-    game_model(variant, *, ...)                 P(win the game) from every score (GameModel)
+    arena(a, b, *, hands, games, seed, ...)     strategy set a against b (ArenaResult)
+    game_model(variant, *, betting=False, ...)  P(win the game) from every score (GameModel)
     match_probability(model, match, games, ...) P(win the match) (MatchResult)
     strategy_table(variant, *, ...)             every hand x seat (TableResult)
 
@@ -26,7 +27,7 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant, make_variant
 
 __version__ = "0.2.0"
-__all__ = ["MusError", "Variant", "make_variant", "odds", "discard", "mus", "ordago", "bet", "game_model",
+__all__ = ["MusError", "Variant", "make_variant", "odds", "discard", "mus", "ordago", "bet", "arena", "game_model",
            "match_probability", "strategy_table", "__version__"]
 
 _LAZY = {
@@ -35,6 +36,7 @@ _LAZY = {
     "mus": "musstats.analysis.discard",
     "ordago": "musstats.analysis.ordago",
     "bet": "musstats.analysis.betting",
+    "arena": "musstats.analysis.arena",
     "game_model": "musstats.analysis.game",
     "match_probability": "musstats.analysis.game.match",
     "strategy_table": "musstats.analysis.table",

@@ -1,4 +1,4 @@
-"""``musstats game``: P(win the game) from every score (en-paso model)."""
+"""``musstats game``: P(win the game) from every score (en paso, and with equilibrium betting)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ __all__ = ["game"]
 @click.option("--deals", type=str, default=None,
               help="Deals to simulate for the hand-outcome table [default: 4,000,000, cached; at most 200,000,000].")
 @click.option("--seed", type=str, default=None, help="Seed of the simulation [default: 1].")
+@click.option("--model", "model", default=None, type=click.Choice(["paso", "betting", "both"], case_sensitive=False),
+              help="paso: every lance en paso after one mus round; betting: every lance bet by the equilibrium "
+                   "strategies, hands as dealt; both: paso with betting beside it [default: both where the "
+                   "betting model ships (8 reyes), else paso].")
 @click.option("--match", "match", default=None, type=click.Choice(["best-of-3", "first-to-3"], case_sensitive=False),
               help="P(we win the match): best of three games, or the first pair to win three.")
 @click.option("--games", default="0-0", show_default=True, help="With --match: games won so far, ours first.")
@@ -29,19 +33,22 @@ __all__ = ["game"]
 @run_options
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json"], case_sensitive=False), help="Summary format.")
-def game(variant, juego_real, mano, out, deals, seed, match, games, score, threads, quiet, fmt) -> None:
+def game(variant, juego_real, mano, out, deals, seed, model, match, games, score, threads, quiet, fmt) -> None:
     """P(our team wins the game) from every score, with mano rotating every hand.
 
-    Every hand is played en paso (no betting) after one mus round in which everyone
-    discards by the strategy table; the count runs in lance order and the first team to
-    reach the target wins at that moment.
+    En paso: every hand is played without betting after one mus round in which everyone
+    discards by the strategy table.  With betting: every lance is bet by the shipped
+    equilibrium strategies (hands as dealt): dejes are taken at once, then the count in
+    lance order; an accepted órdago ends the game.  Either way the first team to reach
+    the target wins at that moment.  --match and --out use the en-paso model unless
+    --model betting.
 
     With --match: P(we win the match) from the games won and the score of the game in
     progress (later games from 0-0, mano unknown).
 
     Example: musstats game --target 30 --out game30.png
     """
-    from musstats.analysis.game import game_model
+    from musstats.analysis.game.model import game_report
     from musstats.engines.run import threads as run_threads
     from musstats.output.render import render_game, to_json
     from musstats.rules import checks
@@ -52,18 +59,19 @@ def game(variant, juego_real, mano, out, deals, seed, match, games, score, threa
 
         check_output(out, TABLE_EXTS + IMAGE_EXTS, "output")
     with progress_bar(quiet, "game model: deals") as bar, run_threads(checks.threads(number(threads, "--threads"))):
-        model = game_model(variant, deals=number(deals, "--deals"), seed=number(seed, "--seed"), progress=bar)
+        doc, model_ = game_report(variant, model=model.lower() if model else None, mano=mano.lower(),
+                                  deals=number(deals, "--deals"), seed=number(seed, "--seed"), progress=bar)
     if match:
         from musstats.analysis.game.match import match_probability
         from musstats.output.render import render_match
 
-        res = match_probability(model, match.lower(), games, score, mano.lower())
+        res = match_probability(model_, match.lower(), games, score, mano.lower())
         finish(to_json(res) if fmt.lower() == "json" else render_match(res))
         return
     if out:
         from musstats.output.plots import save_game
 
-        path = save_game(model, out, mano.lower())
+        path = save_game(model_, out, mano.lower())
         click.echo(f"wrote {path}", err=True)
         return
-    finish(to_json(model.to_dict(mano.lower())) if fmt.lower() == "json" else render_game(model.summary(mano.lower())))
+    finish(to_json(doc) if fmt.lower() == "json" else render_game(doc))

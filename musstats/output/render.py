@@ -265,30 +265,50 @@ def render_ordago(res) -> str:
     return out
 
 
-def render_game(s: dict) -> str:
-    """A readable summary of a game model (:meth:`~musstats.analysis.game.GameModel.summary`)."""
+def _game_grid(s: dict, label: str) -> Any:
     from rich.table import Table
 
     mano = {"us": "us (nosotros)", "them": "them (ellos)", "avg": "average of both"}[s["mano"]]
-    t = Table(title=title(s, f"P(win the game) · a {s['target']} · mano next hand: {mano}"),
+    meta = {k: v for k, v in s.items() if k != "hand"}  # "hand" holds the hand statistics here, not cards
+    t = Table(title=title(meta, f"P(win the game) {label}· a {s['target']} · mano next hand: {mano}"),
               caption="rows: our score · columns: their score")
     t.add_column("us \\ them", justify="right")
     for b in s["scores"]:
         t.add_column(str(b), justify="right")
     for a, row in zip(s["scores"], s["p_win"]):
         t.add_row(str(a), *(f"{100 * x:.1f} %" for x in row))
+    return t
+
+
+def _game_lines(s: dict, what: str) -> list[str]:
     h = s["hand"]
-    lines = [
-        f"From 0-0: {100 * s['p_win_from_0_0']['us_mano']:.2f} % when we are mano first, "
+    ordago = f"; an órdago is accepted in {100 * s['p_ordago_accepted']:.2f} % of hands" \
+        if "p_ordago_accepted" in s else ""
+    return [
+        f"{what}From 0-0: {100 * s['p_win_from_0_0']['us_mano']:.2f} % when we are mano first, "
         f"{100 * s['p_win_from_0_0']['them_mano']:.2f} % when they are.",
-        f"One hand en paso: mano's team {h['mean_stones_mano_team']:.3f} stones on average, "
+        f"One hand: mano's team {h['mean_stones_mano_team']:.3f} stones on average, "
         f"the other team {h['mean_stones_other_team']:.3f}; mano's team takes grande "
         f"{100 * h['p_mano_team_grande']:.1f} %, chica {100 * h['p_mano_team_chica']:.1f} %, "
-        f"pares {100 * h['p_mano_team_pares']:.1f} %, juego/punto {100 * h['p_mano_team_juego']:.1f} %.",
+        f"pares {100 * h['p_mano_team_pares']:.1f} %, juego/punto {100 * h['p_mano_team_juego']:.1f} %{ordago}.",
         f"Model: {s['deals']:,} deals ({s['source']}, seed {s['seed']}), {s['outcomes']} distinct "
-        f"outcomes; no betting, every lance en paso.",
+        f"outcomes; betting: {s['betting']}.",
     ]
-    return _console_text(t) + "\n".join(lines) + "\n"
+
+
+def render_game(s: dict) -> str:
+    """A readable summary of a game document (:func:`~musstats.analysis.game.model.game_report`):
+    the grid of P(win), and the model with betting beside it when there is one."""
+    b = s.get("with_betting")
+    if b is None:
+        label = "with betting " if s["betting"] != "none: every lance en paso" else ""
+        return _console_text(_game_grid(s, label)) + "\n".join(_game_lines(s, "")) + "\n"
+    e = s["betting_effect"]
+    out = _console_text(_game_grid(s, "en paso "), _game_grid(b, "with betting "))
+    lines = _game_lines(s, "En paso: ") + _game_lines(b, "With betting: ") + [
+        f"Betting changes P(mano's team of the first hand wins from 0-0) from {100 * e['en_paso']:.2f} % "
+        f"(en paso) to {100 * e['with_betting']:.2f} % ({100 * e['difference']:+.2f} points; both on hands as dealt)."]
+    return out + "\n".join(lines) + "\n"
 
 
 def render_match(res) -> str:
@@ -434,6 +454,54 @@ def render_exploitability(df) -> str:
         t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]), nc, ni,
                   val)
     return _console_text(t)
+
+
+# --------------------------------------------------------------------------- the arena
+
+def _pm(x, se, scale: float = 1.0, digits: int = 3) -> str:
+    if x is None:
+        return "–"
+    return f"{scale * x:+.{digits}f} ± {scale * se:.{digits}f}" if scale == 1.0 else \
+        f"{scale * x:.{digits}f} ± {scale * se:.{digits}f} %"
+
+
+def arena_document(results: list) -> dict:
+    """The JSON document of ``musstats arena``: the shared metadata and one entry per match."""
+    meta = dict(results[0].meta) if results else {}
+    return {**meta, "partial": any(r.partial for r in results),
+            "matches": [{k: v for k, v in r.to_dict().items() if k not in meta} for r in results]}
+
+
+def render_arena(results: list) -> str:
+    """One row per match: A's stones per hand and share of games won, ± standard error."""
+    from rich.table import Table
+
+    d = arena_document(results)
+    t = Table(title=title(d, f"arena · a {d.get('target')} · seed {d.get('seed')}"
+                             + (" · partial" if d["partial"] else "")),
+              caption="hands: each deal played twice, seats swapped (A's expected stones, an accepted órdago "
+                      f"worth {d.get('ordago_stones_in_hands')} stones); games: pairs on common deals, each side "
+                      "mano first once; hands as dealt")
+    for c in ("A", "B", "Stones per hand (A)", "z", "Deals", "Games won (A)", "z ", "Games"):
+        t.add_column(c, justify="left" if c in ("A", "B") else "right")
+    for r in results:
+        z1 = "–" if not r.stones_se else f"{r.stones / r.stones_se:+.0f}"
+        z2 = "–" if not r.won_se else f"{(r.won - 0.5) / r.won_se:+.0f}"
+        t.add_row(r.a, r.b, _pm(r.stones, r.stones_se), z1 if r.stones is not None else "–", f"{r.hands:,}",
+                  _pm(r.won, r.won_se, 100.0, 1), z2 if r.won is not None else "–", f"{r.games:,}")
+    return _console_text(t) + "z: the margin in standard errors (stones against 0, games against 50 %).\n"
+
+
+def emit_arena(results: list, fmt: str) -> str:
+    """The text of ``musstats arena`` in ``fmt``."""
+    if fmt == "json":
+        return to_json(arena_document(results))
+    if fmt == "csv":
+        d = arena_document(results)
+        rows = [{"a": r.a, "b": r.b, "stones_per_hand": r.stones, "stones_se": r.stones_se, "deals": r.hands,
+                 "games_won": r.won, "games_won_se": r.won_se, "games": r.games} for r in results]
+        return meta_comment({k: v for k, v in d.items() if k != "matches"}) + _rows_csv(rows)
+    return render_arena(results)
 
 
 # --------------------------------------------------------------------------- dispatch

@@ -166,6 +166,8 @@ class GameParams(_Rules):
     deals: Optional[Number] = _p(None, "whole", "Deals of the hand-outcome table (default 4,000,000, cached).")
     seed: Optional[Number] = _p(None, "whole", "Seed of the simulation (default 1).")
     mano: StrictStr = _p("avg", "text", "Whose team is mano in the next hand: us, them, avg.")
+    model: Optional[StrictStr] = _p(None, "text", "paso, betting or both (default: both where the betting model "
+                                                   "ships, else paso).")
     match: Optional[StrictStr] = _p(None, "text", "P(we win the match): best-of-3 or first-to-3.")
     games: Score = _p("0-0", "score", "With match: games won so far, ours first.")
     score: Score = _p("0-0", "score", "With match: the score of the game in progress.")
@@ -361,12 +363,16 @@ def _run_game(p: dict, progress: Progress, jobs: Any) -> Outcome:
     match = p.pop("match", None)
     games, score = p.pop("games", "0-0"), p.pop("score", "0-0")
     v = _variant_of(p)
-    model = _shared_game_model(v, progress, deals=p.get("deals"), seed=p.get("seed"))
+    from musstats.analysis.game.model import game_report
+
+    with _GAME_LOCK:
+        doc, model = game_report(v, model=p.get("model"), mano=mano, deals=p.get("deals"), seed=p.get("seed"),
+                                 progress=progress)
     if match is not None:
         from musstats.analysis.game.match import match_probability
 
         return Outcome(_json(match_probability(model, match, games, score, mano)))
-    return Outcome(_json(model.to_dict(mano)))
+    return Outcome(_json(doc))
 
 
 def _betting_module():
@@ -428,8 +434,8 @@ ENDPOINTS: dict[str, Endpoint] = {e.name: e for e in (
              deterministic=lambda p: p.get("seed") is not None),
     Endpoint("ordago", OrdagoParams, _run_ordago, "Call / accept an órdago at a score, with break-evens",
              "musstats.ordago(hand, seat, lance=..., score=..., ...)", "musstats ordago CARDS --format json"),
-    Endpoint("game", GameParams, _run_game, "P(win the game) from every score (en-paso model)",
-             "musstats.game_model(variant, ...).to_dict(mano)", "musstats game --format json"),
+    Endpoint("game", GameParams, _run_game, "P(win the game) from every score (en paso, and with betting)",
+             "musstats.analysis.game.model.game_report(variant, ...)", "musstats game --format json"),
     Endpoint("bet", BetParams, _run_bet, "Equilibrium betting of a hand in a lance",
              "musstats.analysis.betting.bet(hand, seat, lance=..., ...)", "to_json(bet(...))"),
     Endpoint("chart", ChartParams, _run_chart, "The hand's lance chart (plots.plot_hand) as SVG",

@@ -26,36 +26,23 @@ def win_probabilities(outcomes: Outcomes, target: int = 40) -> np.ndarray:
     teams from hand to hand.  Within a hand the count steps are taken in order and
     the first team to reach ``target`` wins at that moment.
     """
+    from musstats._kernels.gamedp import win_grid
+
     target = checks.positive(target, "the target")
-    ts = outcomes.team_stones()  # [K, 4, 2]: team 0 = mano's team
-    prob = outcomes.prob
+    ts = outcomes.team_stones()  # [K, steps, 2]: team 0 = mano's team
+    prob = np.ascontiguousarray(outcomes.prob, np.float64)
+    n_steps = ts.shape[1]
     need = np.arange(target + 1)
-    first, total = [], []
+    k = ts.shape[0]
+    fa = np.empty((2, target + 1, k), np.int8)
+    fb = np.empty((2, target + 1, k), np.int8)
+    ta = np.empty((2, k), np.int64)
+    tb = np.empty((2, k), np.int64)
     for m in (0, 1):
         # m = 0: A is mano's team (team 0 of the table); m = 1: A is team 1
-        ga, gb = ts[:, :, m], ts[:, :, 1 - m]
-        ca, cb = np.cumsum(ga, axis=1), np.cumsum(gb, axis=1)
-        # first step at which the running total reaches `need` (4 = never): [K, target+1]
-        fa = (ca[:, :, None] < need[None, None, :]).sum(axis=1)
-        fb = (cb[:, :, None] < need[None, None, :]).sum(axis=1)
-        first.append((fa, fb))
-        total.append((ca[:, -1], cb[:, -1]))
-    p = np.zeros((2, target, target))
-    for s in range(2 * target - 2, -1, -1):
-        a = np.arange(max(0, s - target + 1), min(s, target - 1) + 1)
-        b = s - a
-        for m in (0, 1):
-            fa, fb = first[m]
-            ta, tb = total[m]
-            ra = fa[:, target - a].T  # [J, K] step at which A reaches the target
-            rb = fb[:, target - b].T
-            a_wins = (ra < 4) & (ra < rb)
-            b_wins = (rb < 4) & (rb < ra)
-            go_on = ~(a_wins | b_wins)
-            a2 = np.minimum(a[:, None] + ta[None, :], target - 1)
-            b2 = np.minimum(b[:, None] + tb[None, :], target - 1)
-            nxt = p[1 - m][a2, b2]
-            p[m, a, b] = (a_wins * prob).sum(axis=1) + (go_on * nxt * prob).sum(axis=1)
-    return p
-
-
+        ca, cb = np.cumsum(ts[:, :, m], axis=1), np.cumsum(ts[:, :, 1 - m], axis=1)
+        # first step at which the running total reaches `need` (n_steps = never)
+        fa[m] = (ca[:, :, None] < need[None, None, :]).sum(axis=1).T
+        fb[m] = (cb[:, :, None] < need[None, None, :]).sum(axis=1).T
+        ta[m], tb[m] = ca[:, -1], cb[:, -1]
+    return win_grid(fa, fb, ta, tb, prob, int(target), int(n_steps))

@@ -1,9 +1,16 @@
 """The win-the-game model: :class:`GameModel` and :func:`game_model`.
 
-What the model leaves out: betting (every lance is played en paso, no dejes, no
-órdagos), and the decision to cut the mus (every hand gets exactly one mus round).  The
-outcome table is simulated once per rules (every switch), deal source, number of deals
-and seed and cached in memory and on disk (:mod:`musstats.engines.cache`).
+Two models of a hand:
+
+* **en paso** (the default): every lance is played en paso (no dejes, no órdagos), after
+  one mus round in which everyone discards by the strategy table;
+* **with betting** (``betting=True``): every lance is bet by the shipped equilibrium
+  strategies, hands as dealt (:mod:`.betting`): dejes taken at once, then the count in
+  lance order; an accepted órdago ends the game.
+
+Both leave out the decision to cut the mus.  The outcome table is simulated once per
+rules (every switch), model, deal source, number of deals and seed and cached in memory
+and on disk (:mod:`musstats.engines.cache`).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from musstats.analysis.game.betting import BETTING_TEXT, DEFAULT_BETTING_DEALS, BettingOutcomes, betting_outcomes
 from musstats.analysis.game.dp import win_probabilities
 from musstats.analysis.game.outcomes import Outcomes, paso_outcomes
 from musstats.analysis.game.sources import DEFAULT_SOURCE, DealSource
@@ -24,7 +32,10 @@ from musstats.rules import checks
 from musstats.rules.labels import COUNT_LANCES
 from musstats.rules.variant import Variant, make_variant
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_SEED", "MANO_CHOICES", "GameModel", "game_model"]
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SEED", "MANO_CHOICES", "GameModel", "game_model", "PASO_TEXT", "betting_key",
+           "MODEL_CHOICES", "betting_available", "game_report"]
+
+PASO_TEXT = "none: every lance en paso"
 
 #: deals simulated by default (about 1 s with numba once compiled)
 DEFAULT_DEALS = 4_000_000
@@ -49,9 +60,10 @@ class GameModel:
     """P(win the game) from every score; ``p[m, us, them]`` with m = 0 when we are mano's team."""
 
     variant: Variant
-    outcomes: Outcomes
+    outcomes: Outcomes | BettingOutcomes
     p: np.ndarray  # float64 [2, T, T]
     timings: dict = field(default_factory=dict)
+    betting: str = PASO_TEXT
 
     @property
     def target(self) -> int:
@@ -99,7 +111,8 @@ class GameModel:
         return {"variant": self.variant.name, "rules": self.variant.describe(), "target": self.target,
                 "deals": o.deals,
                 "seed": o.seed, "source": o.source, "outcomes": o.n_outcomes,
-                "betting": "none: every lance en paso"}
+                "betting": self.betting,
+                **({"p_ordago_accepted": o.p_ordago()} if isinstance(o, BettingOutcomes) else {})}
 
     def to_dict(self, mano: str = "avg") -> dict:
         """The JSON document of ``musstats game --format json`` (:meth:`summary`)."""
@@ -129,7 +142,7 @@ class GameModel:
 
 
 #: outcome tables already simulated in this process, by cache key
-_MEMO: dict[tuple, Outcomes] = {}
+_MEMO: dict[tuple, Outcomes | BettingOutcomes] = {}
 
 
 def game_model(
@@ -145,6 +158,7 @@ def game_model(
     outcomes: Outcomes | None = None,
     cache: bool = True,
     progress: Progress | None = None,
+    betting: bool = False,
 ) -> GameModel:
     """The win-the-game model for the rules of ``variant`` (a name or a :class:`Variant`).
 
@@ -161,6 +175,18 @@ def game_model(
     v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    if betting:
+        if outcomes is None:
+            if source is not DEFAULT_SOURCE:
+                raise MusError("the model with betting plays the hands as dealt (the hands the shipped "
+                               "strategies were solved for): leave the deal source at its default")
+            n = checks.deals(deals, DEFAULT_BETTING_DEALS)
+            seed = DEFAULT_SEED if seed is None else checks.seed(seed)
+            outcomes = _cached_betting(v, n, seed, timings, progress, cache)
+        t1 = time.perf_counter()
+        p = win_probabilities(outcomes, v.target)
+        timings["dp_s"] = time.perf_counter() - t1
+        return GameModel(v, outcomes, p, timings, BETTING_TEXT)
     if outcomes is None:
         n = checks.deals(deals, DEFAULT_DEALS)
         seed = DEFAULT_SEED if seed is None else checks.seed(seed)
@@ -173,6 +199,47 @@ def game_model(
     p = win_probabilities(outcomes, v.target)
     timings["dp_s"] = time.perf_counter() - t1
     return GameModel(v, outcomes, p, timings)
+
+
+def betting_key(v: Variant, n: int, seed: int) -> dict:
+    """Everything the betting outcome table depends on (its cache and shipped key)."""
+    from musstats.analysis.betting import _spec, _variant
+    from musstats.analysis.game.betting import PLAY_VERSION
+    from musstats.engines.betting.deals import SUBGAMES
+
+    vb = _variant(v, v.juego_real)
+    return {"rules": v.cache_key(target=False), "deal": "as-dealt", "play": PLAY_VERSION, "deals": int(n),
+            "seed": int(seed), "strategies": [_spec(lance, pat, "as-dealt", "private", vb).key
+                                              for lance, pat in SUBGAMES]}
+
+
+def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], progress: Progress | None,
+                    use_cache: bool) -> BettingOutcomes:
+    """The betting outcome table of (rules, deals, seed, strategies): shipped, memory, disk or played."""
+    from musstats.analysis.betting import _variant
+    from musstats.analysis.game.betting import load_shipped
+
+    t0 = time.perf_counter()
+    k = betting_key(v, n, seed)
+    key = ("betting", k["rules"], k["play"], n, seed, ",".join(k["strategies"]))
+    out = _MEMO.get(key)
+    if out is None:
+        out = load_shipped(v, k)
+        if out is not None:
+            timings["load_s"] = time.perf_counter() - t0
+    if out is None:
+        path = cache.entry_path("betting-outcomes", *key) if use_cache else None
+        z = cache.load(path) if path is not None else None
+        if z is not None and {"signed", "prob"} <= set(z):
+            out = BettingOutcomes(z["signed"], z["prob"], deals=n, seed=seed)
+            timings["load_s"] = time.perf_counter() - t0
+        else:
+            out = betting_outcomes(_variant(v, v.juego_real), deals=n, seed=seed, progress=progress)
+            timings["simulate_s"] = time.perf_counter() - t0
+            if path is not None:
+                cache.save(path, signed=out.signed.astype(np.int16), prob=out.prob)
+    _MEMO[key] = out
+    return out  # type: ignore[return-value]
 
 
 def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[str, float],
@@ -200,3 +267,44 @@ def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[s
             cache.save(path, signed=out.signed, prob=out.prob)
         _MEMO[key] = out
     return out
+
+
+#: which models ``musstats game`` reports
+MODEL_CHOICES = ("paso", "betting", "both")
+
+
+def betting_available(v: Variant) -> bool:
+    """Whether the model with betting is shipped for these rules (no solving, no waiting)."""
+    from musstats.analysis.game.betting import load_shipped
+
+    try:
+        return load_shipped(v, betting_key(v, DEFAULT_BETTING_DEALS, DEFAULT_SEED)) is not None
+    except MusError:  # e.g. ten kings: no betting equilibria
+        return False
+
+
+def game_report(variant: Variant, *, model: str | None = None, mano: str = "avg", deals: int | None = None,
+                seed: int | None = None, progress: Progress | None = None) -> tuple[dict, GameModel]:
+    """The document of ``musstats game`` and its primary model.
+
+    ``model``: ``paso`` (the en-paso model), ``betting`` (the model with betting), or
+    ``both`` (default when the betting model is shipped for the rules): the en-paso
+    summary with the betting model's beside it (``with_betting``) and the effect of
+    betting on P(win) from 0-0, both models on hands as dealt (``betting_effect``)."""
+    m = checks.choice(model, MODEL_CHOICES, "game model") if model is not None else (
+        "both" if betting_available(variant) else "paso")
+    if m == "betting":
+        g = game_model(variant, deals=deals, seed=seed, progress=progress, betting=True)
+        return g.to_dict(mano), g
+    g = game_model(variant, deals=deals, seed=seed, progress=progress)
+    doc = g.to_dict(mano)
+    if m == "both":
+        gb = game_model(variant, deals=deals, seed=seed, progress=progress, betting=True)
+        ga = game_model(variant, deals=deals, seed=seed, progress=progress, source="as-dealt")
+        b = gb.to_dict(mano)
+        doc["timings_s"] = {**doc["timings_s"], **{f"betting_{k}": v for k, v in b.pop("timings_s").items()}}
+        doc["with_betting"] = b
+        x, y = float(ga.p[0, 0, 0]), float(gb.p[0, 0, 0])
+        doc["betting_effect"] = {"what": "P(mano's team of the first hand wins the game from 0-0), hands as dealt",
+                                 "en_paso": x, "with_betting": y, "difference": y - x}
+    return doc, g

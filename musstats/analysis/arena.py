@@ -1,0 +1,166 @@
+"""The arena: two strategy sets play each other, seats permuted, on common random deals.
+
+* **Hands.**  Every deal is played twice, strategy set A at mano and third (team 0) and
+  then at second and postre (team 1), B at the other seats; the score of the deal is
+  A's mean expected stones over the two, exact over the players' randomisation (the
+  sum over the lances, an accepted órdago worth the solver's K stones).  Mean ± SE over
+  the deals.
+* **Games.**  Whole games to the target: each game is played twice on the same
+  sequence of deals, once with A's team mano in the first hand and once with B's, mano
+  passing to the other team every hand; actions drawn from the strategies, dejes
+  taken at once, then the count in lance order (the first to reach the target wins at
+  that moment); an accepted órdago ends the game.  The score of the pair is A's share
+  of its two games; mean ± SE over the pairs.
+
+Strategy sets: :data:`musstats.analysis.play.STRATEGY_SETS`.  Hands are played as dealt
+(no mus round), the hands the shipped equilibrium strategies were solved for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from musstats.analysis.play import STRATEGY_SETS, _check_set, hand_steps, hand_values, stream_deals
+from musstats.base.errors import MusError
+from musstats.engines.betting import deals as D
+from musstats.engines.betting.game import DEFAULT_ORDAGO_STONES
+from musstats.engines.run import Interrupt
+from musstats.rules.variant import Variant, make_variant
+
+__all__ = ["ArenaResult", "arena", "play_games", "MAX_HANDS_PER_GAME", "DEFAULT_HANDS", "DEFAULT_GAMES"]
+
+DEFAULT_HANDS = 200_000
+DEFAULT_GAMES = 2_000
+#: every hand awards at least 2 stones (grande and chica), so a game to T ends within T hands... x2: a bound
+MAX_HANDS_PER_GAME = 80
+_CHUNK = 1 << 17
+
+
+@dataclass
+class ArenaResult:
+    """Strategy set ``a`` against ``b``: A's stones per hand (± SE) and share of games won (± SE)."""
+
+    a: str
+    b: str
+    hands: int
+    stones: float | None
+    stones_se: float | None
+    games: int
+    won: float | None
+    won_se: float | None
+    partial: bool = False
+    meta: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {**self.meta, "a": self.a, "b": self.b, "partial": self.partial,
+                "hands": {"played": self.hands, "a_stones_per_hand": self.stones, "se": self.stones_se},
+                "games": {"played": self.games, "a_share_won": self.won, "se": self.won_se}}
+
+    def to_frame(self):
+        """One row per measure: what, value, se, n."""
+        import pandas as pd
+
+        df = pd.DataFrame([{"measure": "stones per hand (A)", "value": self.stones, "se": self.stones_se,
+                            "n": self.hands},
+                           {"measure": "share of games won (A)", "value": self.won, "se": self.won_se,
+                            "n": self.games}])
+        df.attrs.update({**self.meta, "a": self.a, "b": self.b, "partial": self.partial})
+        return df
+
+
+def _mean_se(x: np.ndarray) -> tuple[float | None, float | None]:
+    if x.size == 0:
+        return None, None
+    se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else float("nan")
+    return float(x.mean()), se
+
+
+def play_games(steps_a0: np.ndarray, steps_b0: np.ndarray, target: int, a_first: bool) -> np.ndarray:
+    """Play games: ``steps_a0[g, j]`` are the 8 signed steps of hand ``j`` of game ``g``
+    when A's team is mano's team (team 0), ``steps_b0`` when B's is.  Mano alternates,
+    A's team mano first when ``a_first``.  Returns 1.0 where A won, 0.0 where B won."""
+    g, h = steps_a0.shape[:2]
+    a = np.zeros(g, np.int64)
+    b = np.zeros(g, np.int64)
+    winner = np.full(g, -1)
+    for j in range(h):
+        live = winner < 0
+        if not live.any():
+            break
+        a_mano = (j % 2 == 0) == a_first
+        s = steps_a0[:, j] if a_mano else steps_b0[:, j]
+        for i in range(s.shape[1]):
+            x = s[:, i]
+            to_a = (x > 0) if a_mano else (x < 0)
+            amt = np.abs(x)
+            a += np.where(live & to_a, amt, 0)
+            b += np.where(live & ~to_a, amt, 0)
+            winner[live & (a >= target)] = 0
+            winner[live & (b >= target)] = 1
+            live = winner < 0
+    if (winner < 0).any():  # pragma: no cover - impossible: every hand awards 2 stones or more
+        raise MusError("internal: a game did not end within the hands drawn for it")
+    return (winner == 0).astype(np.float64)
+
+
+def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS, games: int = DEFAULT_GAMES,
+          seed: int = 1, variant: str | Variant = "8-reyes", target: int | None = None,
+          progress: Callable[[int, int], None] | None = None) -> ArenaResult:
+    """Strategy set ``a`` against ``b`` over ``hands`` deals and ``games`` games (an even
+    number: pairs of games with each side mano first; 0 skips either part).  Ctrl-C
+    returns what was played so far, marked partial."""
+    from musstats.rules import checks
+
+    a, b = _check_set(a), _check_set(b)
+    v = make_variant(variant, "off", target)
+    if v.ten_kings:
+        raise MusError("the arena needs the betting equilibria, which are not available with ten kings")
+    n_hands = checks.whole(hands, "hands", 0, 10_000_000)
+    n_games = checks.whole(games, "games", 0, 1_000_000)
+    if n_games % 2:
+        raise MusError(f"games are played in pairs (each side mano first once): give an even number, got {n_games}")
+    sd = checks.seed(seed)
+    total = n_hands + (n_games // 2) * MAX_HANDS_PER_GAME
+    done = 0
+    xs: list[np.ndarray] = []
+    ws: list[np.ndarray] = []
+    partial = False
+    with Interrupt() as ctrl_c:
+        for start in range(0, n_hands, _CHUNK):
+            if ctrl_c.hit:
+                partial = True
+                break
+            d = stream_deals(v, sd, start, min(_CHUNK, n_hands - start), D.ARENA_KEY)
+            xs.append((hand_values(d, v, a, b) - hand_values(d, v, b, a)) / 2)
+            done += d.shape[0]
+            if progress is not None:
+                progress(done, total)
+        pairs_per_chunk = max(1, _CHUNK // MAX_HANDS_PER_GAME)
+        for p0 in range(0, n_games // 2, pairs_per_chunk):
+            if ctrl_c.hit:
+                partial = True
+                break
+            np_ = min(pairs_per_chunk, n_games // 2 - p0)
+            d = stream_deals(v, sd, p0 * MAX_HANDS_PER_GAME, np_ * MAX_HANDS_PER_GAME, D.GAME_KEY)
+            key = sd * 1_000_003 + p0
+            s_a0 = hand_steps(d, v, a, b, key).reshape(np_, MAX_HANDS_PER_GAME, 8)
+            s_b0 = hand_steps(d, v, b, a, key).reshape(np_, MAX_HANDS_PER_GAME, 8)
+            ws.append((play_games(s_a0, s_b0, v.target, True) + play_games(s_a0, s_b0, v.target, False)) / 2)
+            done += d.shape[0]
+            if progress is not None:
+                progress(done, total)
+    x = np.concatenate(xs) if xs else np.zeros(0)
+    w = np.concatenate(ws) if ws else np.zeros(0)
+    m, se = _mean_se(x)
+    mw, sew = _mean_se(w)
+    meta = {"variant": v.name, "rules": v.describe(), "target": v.target, "seed": sd, "deal": "as-dealt",
+            "info": "private", "ordago_stones_in_hands": DEFAULT_ORDAGO_STONES,
+            "method": ("hands: each deal played with A at team 0 and at team 1, A's mean expected stones "
+                       "(exact over the strategies' randomisation); games: pairs of games on common deals, "
+                       "each side mano first once, actions drawn (seeded), dejes at once then the count"),
+            "strategy_sets": list(STRATEGY_SETS)}
+    return ArenaResult(a, b, int(x.size), m, se, int(2 * w.size), mw, sew, partial, meta)
+

@@ -1,0 +1,150 @@
+"""What one hand yields with equilibrium betting: the stones in the order they are taken.
+
+Every deal (hands as dealt) is played by the shipped equilibrium strategies of every
+lance (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
+outcome is eight signed steps (``STEP_NAMES``), the dejes taken at once lance by lance
+and then the count in lance order, ``+n`` stones to team 0 (mano's team), ``-n`` to
+team 1; an accepted órdago is a step that reaches any target (``ORDAGO_STEP``) for the
+winner of its lance.  Distinct outcomes aggregate into a table with probabilities
+(:class:`BettingOutcomes`) that the dynamic programme of :mod:`.dp` plays like the
+en-paso table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from musstats.analysis.play import ORDAGO_STEP, STEP_NAMES, hand_steps, stream_deals
+from musstats.base.errors import MusError
+from musstats.engines.betting import deals as D
+from musstats.engines.run import Interrupt, Progress
+from musstats.rules.variant import Variant
+
+__all__ = ["BettingOutcomes", "betting_outcomes", "DEFAULT_BETTING_DEALS", "BETTING_TEXT", "shipped_path",
+           "load_shipped", "write_shipped", "PLAY_VERSION"]
+
+#: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
+PLAY_VERSION = 1
+
+#: deals played for the betting outcome table by default
+DEFAULT_BETTING_DEALS = 2_000_000
+BETTING_TEXT = "equilibrium betting (shipped strategies, hands as dealt): dejes at once, then the count"
+_CHUNK = 1 << 18
+
+
+@dataclass(frozen=True, eq=False)
+class BettingOutcomes:
+    """Distribution of one hand's stones with betting: ``signed`` int [K, 8] in
+    ``STEP_NAMES`` order (+ team 0, - team 1; ``±ORDAGO_STEP`` an accepted órdago) and
+    ``prob`` [K] summing to 1."""
+
+    signed: np.ndarray
+    prob: np.ndarray
+    deals: int | None = None
+    seed: int | None = None
+    source: str = "as-dealt, equilibrium betting"
+
+    def __post_init__(self) -> None:
+        s, p = np.asarray(self.signed), np.asarray(self.prob, np.float64)
+        if s.ndim != 2 or s.shape[1] != len(STEP_NAMES) or p.shape != (s.shape[0],) or s.shape[0] == 0:
+            raise MusError("a betting outcome table needs signed stones [K, 8] and K probabilities")
+        if (p < 0).any() or not np.isclose(p.sum(), 1.0, atol=1e-9):
+            raise MusError("outcome probabilities must be >= 0 and sum to 1")
+        object.__setattr__(self, "signed", s.astype(np.int64))
+        object.__setattr__(self, "prob", p / p.sum())
+
+    @property
+    def n_outcomes(self) -> int:
+        return int(self.signed.shape[0])
+
+    def team_stones(self) -> np.ndarray:
+        """Stones per step and team: int64 [K, 8, 2] (an accepted órdago: ``ORDAGO_STEP``)."""
+        s = self.signed
+        return np.stack([np.maximum(s, 0), np.maximum(-s, 0)], axis=-1)
+
+    def p_ordago(self) -> float:
+        """P(an órdago is accepted in the hand)."""
+        return float(self.prob[(np.abs(self.signed) >= ORDAGO_STEP).any(axis=1)].sum())
+
+    def mean_stones(self) -> np.ndarray:
+        """Expected stones per hand of team 0 and team 1, hands without an accepted órdago
+        counted whole and those with one counted up to it (float [2])."""
+        ts = np.where(self.team_stones() >= ORDAGO_STEP, 0, self.team_stones())
+        return self.prob @ ts.sum(axis=1)
+
+    def p_step(self, step: int, team: int) -> float:
+        """P(lance ``step`` (0..3: grande, chica, pares, juego-or-punto) gives ``team`` stones,
+        at once or at the count)."""
+        s = self.signed[:, [step, 4 + step]]
+        hit = (s > 0) if team == 0 else (s < 0)
+        return float(self.prob[hit.any(axis=1)].sum())
+
+    def to_frame(self):
+        """One row per distinct outcome: the signed stones of each step and the probability."""
+        import pandas as pd
+
+        df = pd.DataFrame(self.signed, columns=list(STEP_NAMES))
+        df["prob"] = self.prob
+        df.attrs.update({"deals": self.deals, "seed": self.seed, "source": self.source,
+                         "sign": "+n: stones to the mano's team, -n: to the other team",
+                         "ordago": f"±{ORDAGO_STEP}: an accepted órdago won by that team"})
+        return df.sort_values("prob", ascending=False, ignore_index=True)
+
+
+def _aggregate(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    s = np.concatenate(rows)
+    u, counts = np.unique(s, axis=0, return_counts=True)
+    return u, counts.astype(np.float64)
+
+
+def betting_outcomes(variant: Variant, *, deals: int = DEFAULT_BETTING_DEALS, seed: int = 1,
+                     progress: Progress | None = None) -> BettingOutcomes:
+    """Play ``deals`` deals (as dealt) with the equilibrium strategies and tabulate the
+    outcomes.  Ctrl-C between chunks raises KeyboardInterrupt."""
+    rows = []
+    with Interrupt() as ctrl_c:
+        for start in range(0, deals, _CHUNK):
+            if ctrl_c.hit:
+                raise KeyboardInterrupt
+            n = min(_CHUNK, deals - start)
+            d = stream_deals(variant, seed, start, n, D.GAME_KEY)
+            rows.append(hand_steps(d, variant, "equilibrium", "equilibrium", seed * 7_919 + start))
+            if progress is not None:
+                progress(start + n, deals)
+    signed, counts = _aggregate(rows)
+    meta: dict[str, Any] = {"deals": int(deals), "seed": int(seed)}
+    return BettingOutcomes(signed, counts / counts.sum(), **meta)
+
+
+def shipped_path(variant: Variant) -> Path:
+    """``musstats/data/game_betting_<deck>_<juego real>.npz``."""
+    return Path(__file__).resolve().parents[2] / "data" / f"game_betting_{variant.deck}_{variant.juego_real}.npz"
+
+
+def load_shipped(variant: Variant, key: dict) -> BettingOutcomes | None:
+    """The shipped table when it was made for exactly ``key`` (rules, strategies, deals, seed)."""
+    try:
+        with np.load(shipped_path(variant), allow_pickle=False) as z:
+            meta = json.loads(bytes(z["meta"]).decode())
+            if meta != key:
+                return None
+            return BettingOutcomes(z["signed"], z["prob"], deals=key["deals"], seed=key["seed"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def write_shipped(out: BettingOutcomes, variant: Variant, key: dict) -> Path:
+    """Write the table for ``key`` to the shipped file (atomically)."""
+    from musstats.base.files import atomic_write
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, signed=out.signed.astype(np.int16), prob=out.prob,
+                                meta=np.frombuffer(json.dumps(key, sort_keys=True).encode(), np.uint8))
+
+    return atomic_write(shipped_path(variant), write)

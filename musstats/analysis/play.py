@@ -1,0 +1,323 @@
+"""Hands played by strategy sets: what the arena and the betting-aware game model share.
+
+A *strategy set* says how a team bets in every lance (each of its two seats speaks with
+his own hand only: the private information model):
+
+* ``equilibrium`` -- the shipped equilibrium strategies (:mod:`musstats.analysis.betting`,
+  hands as dealt);
+* ``paso`` -- the en-paso player of the random-hands model: never bets nor raises, and
+  refuses every bet and every órdago;
+* ``heuristic`` -- the random-hands player: with ``P`` = P(his team wins the lance | his
+  hand, seat and the public declarations) against random hands, he opens ``envido 2``
+  when ``P >= 0.65`` and ``órdago`` when ``P >= 0.90``, accepts a bet when ``P >= 0.55``
+  and raises it (the smallest raise) when ``P >= 0.80``, and accepts an órdago when ``P >=
+  0.50`` (today's naive órdago advice).  ``HEURISTIC`` holds the thresholds;
+* ``random`` -- every legal action with equal probability.
+
+Each lance of a deal is played in its subgame (lance and declaration pattern, as the
+solver sees it); lances nobody can bet (pares or juego held by one team only) are
+counted en paso.  :func:`hand_values` gives the expected stones of a deal over the
+players' randomisation (exact given the deal); :func:`hand_steps` plays the actions out
+(sampled) and returns the stones in the order they are taken: the dejes at once, lance
+by lance, then the count in lance order; an accepted órdago ends the game.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.betting import deals as D
+from musstats.engines.betting.solver import Game
+from musstats.engines.betting.tree import ACCEPTED, ALL_SEATS, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
+from musstats.rules.variant import Variant
+
+__all__ = ["STRATEGY_SETS", "HEURISTIC", "ORDAGO_STEP", "STEP_NAMES", "strategy_sigma", "mixed_sigma",
+           "sample_terminals", "terminal_steps", "hand_values", "hand_steps", "win_table", "stream_deals"]
+
+STRATEGY_SETS = ("equilibrium", "paso", "heuristic", "random")
+#: thresholds of the heuristic player on P(his team wins the lance) against random hands
+HEURISTIC = {"envido": 0.65, "ordago": 0.90, "accept": 0.55, "raise": 0.80, "accept_ordago": 0.50}
+#: the signed "stones" of a step that ends the game (an accepted órdago): more than any target
+ORDAGO_STEP = 999
+#: the eight steps of :func:`hand_steps`: dejes at once, lance by lance, then the count
+STEP_NAMES = ("deje grande", "deje chica", "deje pares", "deje juego/punto",
+              "grande", "chica", "pares", "juego/punto")
+_LANCES = ("grande", "chica", "pares", "juego", "punto")
+_COUNT_STEP = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 3}
+
+
+def _check_set(name: str) -> str:
+    n = str(name).strip().lower()
+    if n not in STRATEGY_SETS:
+        raise MusError(f"unknown strategy set {name!r}; accepted: {', '.join(STRATEGY_SETS)}")
+    return n
+
+
+# ---------------------------------------------------------------------------
+# strategy sets as behaviour strategies on a subgame's private game
+
+
+@lru_cache(maxsize=8)
+def win_table(variant: Variant, seed: int = 1) -> dict[tuple[str, int], np.ndarray]:
+    """Per subgame: P(the team of seat q wins the lance | hand h at seat q), float [4, hands],
+    against random hands in that subgame (as dealt; 4 blocks of deals; 0.5 for a hand
+    never seen there)."""
+    from musstats.tables.hands import hand_tables
+
+    H = hand_tables(variant).n_hands
+    pools = D.subgame_pools("as-dealt", variant, {sg: 1 << 22 for sg in D.SUBGAMES}, seed, D.HEURISTIC_KEY,
+                            max_blocks=4)
+    out = {}
+    for (lance, pat), d in pools.items():
+        p = np.full((4, H), 0.5)
+        if d.shape[0]:
+            o, _ = D.lance_states(d.astype(np.int64), lance, variant, False)
+            s0 = (o // 49).astype(float)
+            for q in range(4):
+                win = s0 if q % 2 == 0 else 1 - s0
+                n = np.bincount(d[:, q], minlength=H)
+                w = np.bincount(d[:, q], win, H)
+                p[q] = np.where(n > 0, w / np.maximum(n, 1), 0.5)
+        out[(lance, pat)] = p
+    return out
+
+
+def _rule_choice(actions: tuple[str, ...], p: np.ndarray, name: str) -> np.ndarray:
+    """The action index chosen by the paso or heuristic player, per state (P = ``p``)."""
+    a = {x: i for i, x in enumerate(actions)}
+    h = HEURISTIC
+    n = p.shape[0]
+    if "paso" in a:  # opening the lance
+        out = np.full(n, a["paso"])
+        if name == "heuristic":
+            bets = [x for x in actions if x.startswith("envido")]
+            if bets:
+                out[p >= h["envido"]] = a[bets[0]]
+            if "órdago" in a:
+                out[p >= h["ordago"]] = a["órdago"]
+        return out
+    out = np.full(n, a["no quiero"])
+    if name != "heuristic":
+        return out
+    if "paso" not in a and len(actions) == 2:  # facing an órdago
+        out[p >= h["accept_ordago"]] = a["quiero"]
+        return out
+    out[p >= h["accept"]] = a["quiero"]
+    raises = [x for x in actions if x.startswith("+")]
+    if raises:
+        out[p >= h["raise"]] = a[raises[0]]
+    return out
+
+
+def strategy_sigma(name: str, game: Game, eq_sigma: np.ndarray, lance: str, pattern: int,
+                   variant: Variant) -> np.ndarray:
+    """The behaviour strategy of strategy set ``name`` on a subgame's private game."""
+    name = _check_set(name)
+    if name == "equilibrium":
+        return eq_sigma
+    if name == "random":
+        return game.uniform()
+    if game.info != "private":
+        raise MusError("strategy sets play the private information model")
+    p = win_table(variant)[(lance, pattern)]
+    sigma = np.zeros(game.n_slots)
+    t = game.tree
+    for nd in t.nodes:
+        if nd.is_terminal:
+            continue
+        ch = _rule_choice(nd.actions, p[nd.seat], name)
+        blk = np.zeros((p.shape[1], len(nd.actions)))
+        blk[np.arange(p.shape[1]), ch] = 1.0
+        game.block(sigma, nd.id)[:] = blk
+    return sigma
+
+
+def mixed_sigma(game: Game, team0: np.ndarray, team1: np.ndarray) -> np.ndarray:
+    """One profile: the owners of team 0 play ``team0``, those of team 1 ``team1``."""
+    out = np.array(team0, np.float64, copy=True)
+    for k in range(game.n_owners):
+        if int(game.team[k]) == 1:
+            lo = int(game.obase[k])
+            hi = lo + int(game.n_states[k]) * int(game.stride[k])
+            out[lo:hi] = team1[lo:hi]
+    return out
+
+
+def sample_terminals(game: Game, sigma: np.ndarray, st: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Play every deal down the tree: at each decision the owner's action is drawn from
+    ``sigma`` with the uniform ``u[deal, depth]``.  Returns the terminal row of each deal."""
+    t = game.tree
+    n = st.shape[0]
+    node = np.zeros(n, np.int64)
+    max_act = int(t.n_act.max())
+    for depth in range(u.shape[1]):
+        idx = np.nonzero(t.is_term[node] == 0)[0]
+        if idx.size == 0:
+            break
+        nd = node[idx]
+        k = game.owner[nd]
+        base = game.obase[k] + st[idx, k].astype(np.int64) * game.stride[k] + game.noff[nd]
+        na = t.n_act[nd]
+        cum = np.zeros(idx.size)
+        chosen = np.full(idx.size, -1, np.int64)
+        last = np.zeros(idx.size, np.int64)
+        x = u[idx, depth]
+        for a in range(max_act):
+            ok = a < na
+            pa = np.where(ok, sigma[np.where(ok, base + a, 0)], 0.0)
+            last[pa > 0] = a
+            cum += pa
+            chosen[(chosen < 0) & ok & (pa > 0) & (x < cum)] = a
+        chosen = np.where(chosen < 0, last, chosen)
+        node[idx] = t.first[nd] + chosen
+    if (t.is_term[node] == 0).any():  # pragma: no cover - u too short for the tree
+        raise MusError("internal: the tree is deeper than the uniforms given")
+    return t.term[node]
+
+
+def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per deal: (stones taken at once, stones at the count, órdago winner) of terminal
+    ``term`` with outcome code ``o``; stones signed (+ team 0, - team 1), the winner 0/1
+    where an órdago was accepted, -1 elsewhere."""
+    lance = tree.lance
+    kind = np.array([x.kind for x in tree.terminals])[term]
+    stake = np.array([x.stake for x in tree.terminals])[term]
+    by = np.array([x.by for x in tree.terminals])[term]
+    deje = np.array([x.deje for x in tree.terminals])[term]
+    s_bit = o // 49
+    v0, v1 = (o // 7) % 7, o % 7
+    sign = np.where(s_bit == 1, 1, -1)
+    if lance in ("pares", "juego"):
+        vw = np.where(s_bit == 1, v0, v1)
+        vby = np.where(by == 0, v0, v1)
+    elif lance == "punto":
+        vw = vby = np.ones_like(o)
+    else:
+        vw, vby = np.zeros_like(o), np.zeros_like(o)
+    paso_value = vw if lance in ("pares", "juego") else np.ones_like(o)
+    by_sign = np.where(by == 0, 1, -1)
+    now = np.where(kind == REFUSED, by_sign * deje, 0)
+    count = np.select([kind == PASO, kind == ACCEPTED, kind == REFUSED],
+                      [sign * paso_value, sign * (stake + vw), by_sign * vby], 0)
+    winner = np.where(kind == ORDAGO, 1 - s_bit, -1)
+    return now.astype(np.int64), count.astype(np.int64), winner.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------
+# whole hands
+
+
+def stream_deals(v: Variant, seed: int, start: int, n: int, key: int) -> np.ndarray:
+    """Deals ``start .. start + n`` (hand indices int64 [n, 4], as dealt) of the stream ``key``
+    (blocks of ``D.BLOCK``)."""
+    out = []
+    b0, b1 = start // D.BLOCK, (start + n - 1) // D.BLOCK
+    for b in range(b0, b1 + 1):
+        blk = _block(v, int(seed), int(key), b)
+        lo = max(start - b * D.BLOCK, 0)
+        hi = min(start + n - b * D.BLOCK, D.BLOCK)
+        out.append(blk[lo:hi])
+    return np.concatenate(out).astype(np.int64)
+
+
+@lru_cache(maxsize=2)
+def _block(v: Variant, seed: int, key: int, b: int) -> np.ndarray:
+    return D.block_deals("as-dealt", v, seed, key, b)
+
+
+def _lance_parts(deals: np.ndarray, v: Variant):
+    """Per lance: (outcome codes, played mask, [(subgame pattern, deal indices)])."""
+    pm, jm = D.holder_masks(deals, v)
+    for lance in _LANCES:
+        o, _ = D.lance_states(deals, lance, v, False)
+        if lance == "pares":
+            played = pm > 0
+        elif lance == "juego":
+            played = jm > 0
+        elif lance == "punto":
+            played = jm == 0
+        else:
+            played = np.ones(deals.shape[0], bool)
+        subs = []
+        for lance2, pat in D.SUBGAMES:
+            if lance2 == lance:
+                sel = np.nonzero(D.in_subgame(pm, jm, lance, pat) & played)[0]
+                if sel.size:
+                    subs.append((pat, sel))
+        yield lance, o, played, subs
+
+
+def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str):
+    from musstats.analysis.betting import _strategy
+
+    sol = _strategy(lance, pat, "as-dealt", "private", v)
+    s0 = strategy_sigma(team0, sol.game, sol.sigma, lance, pat, v)
+    s1 = s0 if team1 == team0 else strategy_sigma(team1, sol.game, sol.sigma, lance, pat, v)
+    return sol, mixed_sigma(sol.game, s0, s1)
+
+
+def _paso_stones(lance: str, o: np.ndarray) -> np.ndarray:
+    tree = betting_tree(lance, ALL_SEATS)
+    paso = np.full(o.shape[0], [i for i, x in enumerate(tree.terminals) if x.kind == PASO][0])
+    return terminal_steps(tree, paso, o)[1]
+
+
+def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str) -> np.ndarray:
+    """Team 0's expected stones of each deal (float [N]) when team 0 (mano and third) plays
+    strategy set ``team0`` and team 1 plays ``team1``: the sum over the lances, an
+    accepted órdago worth the payoff's K stones (the solver's game)."""
+    from musstats.analysis.betting import _variant
+    from musstats.engines.betting.exploit import deal_values
+    from musstats.engines.betting.store import prepare
+
+    v = _variant(v, "off")
+    team0, team1 = _check_set(team0), _check_set(team1)
+    d = np.ascontiguousarray(deals, np.int64)
+    total = np.zeros(d.shape[0])
+    for lance, o, played, subs in _lance_parts(d, v):
+        x = np.where(played, _paso_stones(lance, o), 0).astype(np.float64)
+        for pat, sel in subs:
+            sol, sigma = _profile(lance, pat, v, team0, team1)
+            st, oo, _ = prepare(sol.game, d[sel], v, lance)
+            x[sel] = deal_values(sol.game, sigma, st, oo)
+        total += x
+    return total
+
+
+def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int) -> np.ndarray:
+    """The stones of each deal in the order they are taken, actions drawn from the
+    strategies (seeded): int64 [N, 8] in ``STEP_NAMES`` order, signed (+ team 0, - team 1).
+    An accepted órdago is the step ``±ORDAGO_STEP`` at its lance's deje position (the
+    game ends there: the later steps are 0)."""
+    from musstats.analysis.betting import _variant
+    from musstats.engines.betting.store import prepare
+
+    v = _variant(v, "off")
+    team0, team1 = _check_set(team0), _check_set(team1)
+    d = np.ascontiguousarray(deals, np.int64)
+    n = d.shape[0]
+    steps = np.zeros((n, 8), np.int64)
+    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY,)))
+    for lance, o, played, subs in _lance_parts(d, v):
+        i = _COUNT_STEP[lance]
+        steps[:, 4 + i] += np.where(played, _paso_stones(lance, o), 0)
+        for pat, sel in subs:
+            sol, sigma = _profile(lance, pat, v, team0, team1)
+            st, oo, _ = prepare(sol.game, d[sel], v, lance)
+            u = rng.random((sel.size, 32))
+            term = sample_terminals(sol.game, sigma, st, u)
+            now, count, winner = terminal_steps(sol.game.tree, term, oo)
+            steps[sel, i] = now
+            steps[sel, 4 + i] = count
+            w = winner >= 0
+            steps[sel[w], i] = np.where(winner[w] == 0, ORDAGO_STEP, -ORDAGO_STEP)
+    # an accepted órdago ends the game: nothing after it is taken
+    big = np.abs(steps) >= ORDAGO_STEP
+    first = np.where(big.any(axis=1), big.argmax(axis=1), 8)
+    later = np.arange(8)[None, :] > first[:, None]
+    steps[later] = 0
+    return steps
+

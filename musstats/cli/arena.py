@@ -1,0 +1,59 @@
+"""``musstats arena``: two strategy sets play each other, seats permuted, common deals."""
+
+from __future__ import annotations
+
+import click
+
+from musstats.cli.common import (RULES_EPILOG, Command, finish, number, progress_bar, run_options, target_option,
+                                 variant_options)
+
+__all__ = ["arena"]
+
+_SETS = "equilibrium|paso|heuristic|random"
+
+
+@click.command(cls=Command, epilog=RULES_EPILOG)
+@click.option("--a", "a", default="equilibrium", show_default=True, help=f"Strategy set A: {_SETS}.")
+@click.option("--b", "b", default="paso,heuristic,random", show_default=True,
+              help=f"Strategy set(s) B, comma-separated: {_SETS}.")
+@click.option("--hands", type=str, default=None, help="Deals played (each twice, seats swapped) [default: 200,000; 0: none].")
+@click.option("--games", type=str, default=None,
+              help="Games played, in pairs with each side mano first once [default: 2,000; 0: none].")
+@click.option("--seed", type=str, default=None, help="Seed of the deals and of the actions drawn [default: 1].")
+@target_option
+@variant_options
+@run_options
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
+def arena(a, b, hands, games, seed, variant, juego_real, threads, quiet, fmt) -> None:
+    """Play strategy set A against B: stones per hand and share of games won, ± standard error.
+
+    Strategy sets: equilibrium (the shipped equilibrium betting), paso (never bets, refuses
+    every bet: the random-hands model's en-paso player), heuristic (bets, accepts and calls
+    órdago by P(win the lance) against random hands: envido 2 at 65 %, órdago at 90 %,
+    accept at 55 %, raise at 80 %, accept an órdago at 50 %), random (every legal action
+    alike).  Every deal is played twice with the seats swapped and each game twice with
+    the other side mano first, on the same deals; hands as dealt (no mus round).
+
+    Example: musstats arena --a equilibrium --b heuristic --games 10000
+    """
+    from musstats.analysis.arena import DEFAULT_GAMES, DEFAULT_HANDS, arena as run_arena
+    from musstats.base.errors import MusError
+    from musstats.engines.run import threads as run_threads
+    from musstats.output.render import emit_arena
+    from musstats.rules import checks
+
+    bs = [x.strip() for x in str(b).split(",") if x.strip()]
+    if not bs:
+        raise MusError("--b needs at least one strategy set: " + _SETS)
+    n_h = DEFAULT_HANDS if hands is None else number(hands, "--hands")
+    n_g = DEFAULT_GAMES if games is None else number(games, "--games")
+    sd = 1 if seed is None else number(seed, "--seed")
+    results = []
+    with progress_bar(quiet, "arena: deals") as bar, run_threads(checks.threads(number(threads, "--threads"))):
+        for x in bs:
+            r = run_arena(a, x, hands=n_h, games=n_g, seed=sd, variant=variant, progress=bar)
+            results.append(r)
+            if r.partial:
+                break
+    finish(emit_arena(results, fmt.lower()), partial=any(r.partial for r in results))

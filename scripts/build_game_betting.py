@@ -1,0 +1,28 @@
+"""Build the shipped outcome table of the game model with betting (8 reyes).
+
+    python scripts/build_game_betting.py
+
+Plays the default number of deals (hands as dealt) with the shipped equilibrium
+strategies and writes ``musstats/data/game_betting_8-reyes_off.npz`` (atomically).
+"""
+
+from __future__ import annotations
+
+import time
+
+from musstats.analysis.game.betting import DEFAULT_BETTING_DEALS, betting_outcomes, write_shipped
+from musstats.analysis.game.model import DEFAULT_SEED, betting_key
+from musstats.rules.variant import Variant
+
+
+def main() -> None:
+    v = Variant()
+    t0 = time.perf_counter()
+    out = betting_outcomes(v, deals=DEFAULT_BETTING_DEALS, seed=DEFAULT_SEED)
+    path = write_shipped(out, v, betting_key(v, DEFAULT_BETTING_DEALS, DEFAULT_SEED))
+    print(f"{path}: {out.n_outcomes} outcomes from {DEFAULT_BETTING_DEALS:,} deals in "
+          f"{time.perf_counter() - t0:.1f} s; P(an órdago is accepted) {out.p_ordago():.4f}")
+
+
+if __name__ == "__main__":
+    main()
