@@ -136,7 +136,7 @@ def test_bad_input_in_a_real_process():
 
 def test_help_does_not_import_numba():
     code = ("import sys\nfrom musstats.cli import main\n"
-            "for args in ([], ['odds'], ['discard'], ['mus'], ['ordago'], ['game'], ['table'], ['plot'],\n"
+            "for args in ([], ['odds'], ['discard'], ['mus'], ['ordago'], ['game'], ['table'], ['plot'], ['arena'],\n"
             "             ['plot', 'hand'], ['plot', 'heatmap'], ['rules']):\n"
             "    try:\n        main(args + ['--help'])\n    except SystemExit:\n        pass\n"
             "print('NUMBA' if 'numba' in sys.modules else 'CLEAN')")

@@ -39,6 +39,7 @@ LONG_COMMANDS = [
     ("table", ["table", "--out", "{out}/t.csv"], "PARTIAL"),
     ("plot heatmap", ["plot", "heatmap", "--lance", "grande", "--out", "{out}/h.png"], None),
     ("game", ["game", "--deals", "200000000", "--out", "{out}/g.csv"], None),
+    ("arena", ["arena", "--hands", "10000000", "--games", "0"], "partial"),
 ]
 
 
@@ -130,8 +131,12 @@ def argvs(draw):
     # keep every example quick: few hands and deals
     if name in ("table",) or argv[:2] in (["plot", "heatmap"], ["plot", "mus"]):
         argv += ["--hands", "1"]
-    if name == "game" or argv[:2] == ["plot", "game"]:
+    if (name == "game" or argv[:2] == ["plot", "game"]) and "--deals" not in argv:
         argv += ["--deals", "20000"]
+    if name == "arena":
+        for opt, val in (("--hands", "2000"), ("--games", "20")):
+            if opt not in argv:
+                argv += [opt, val]
     if (name == "ordago" or argv[:2] == ["plot", "convergence-cfr"]) and "--iterations" not in argv:
         argv += ["--iterations", "5"]  # a solve of a few iterations
     if argv[:2] == ["plot", "convergence-cfr"] and "--every" not in argv:

@@ -78,13 +78,15 @@ def _mean_se(x: np.ndarray) -> tuple[float | None, float | None]:
     return float(x.mean()), se
 
 
-def play_games(steps_a0: np.ndarray, steps_b0: np.ndarray, target: int, a_first: bool) -> np.ndarray:
+def play_games(steps_a0: np.ndarray, steps_b0: np.ndarray, target: int, a_first: bool,
+               start: tuple[int, int] = (0, 0)) -> np.ndarray:
     """Play games: ``steps_a0[g, j]`` are the 8 signed steps of hand ``j`` of game ``g``
     when A's team is mano's team (team 0), ``steps_b0`` when B's is.  Mano alternates,
-    A's team mano first when ``a_first``.  Returns 1.0 where A won, 0.0 where B won."""
+    A's team mano first when ``a_first``; the score starts at ``start`` (A, B).
+    Returns 1.0 where A won, 0.0 where B won, 0.5 where nobody reached the target."""
     g, h = steps_a0.shape[:2]
-    a = np.zeros(g, np.int64)
-    b = np.zeros(g, np.int64)
+    a = np.full(g, int(start[0]), np.int64)
+    b = np.full(g, int(start[1]), np.int64)
     winner = np.full(g, -1)
     for j in range(h):
         live = winner < 0
@@ -101,9 +103,7 @@ def play_games(steps_a0: np.ndarray, steps_b0: np.ndarray, target: int, a_first:
             winner[live & (a >= target)] = 0
             winner[live & (b >= target)] = 1
             live = winner < 0
-    if (winner < 0).any():  # pragma: no cover - impossible: every hand awards 2 stones or more
-        raise MusError("internal: a game did not end within the hands drawn for it")
-    return (winner == 0).astype(np.float64)
+    return np.where(winner < 0, 0.5, (winner == 0).astype(np.float64))
 
 
 def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS, games: int = DEFAULT_GAMES,

@@ -122,7 +122,9 @@ def strategy_sigma(name: str, game: Game, eq_sigma: np.ndarray, lance: str, patt
         return game.uniform()
     if game.info != "private":
         raise MusError("strategy sets play the private information model")
-    p = win_table(variant)[(lance, pattern)]
+    # the paso player looks at nothing; the heuristic one at his odds against random hands
+    H = int(game.n_states[0])
+    p = win_table(variant)[(lance, pattern)] if name == "heuristic" else np.zeros((4, H))
     sigma = np.zeros(game.n_slots)
     t = game.tree
     for nd in t.nodes:
@@ -287,11 +289,13 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str) -> np.nda
     return total
 
 
-def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int) -> np.ndarray:
+def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
+               record: list | None = None) -> np.ndarray:
     """The stones of each deal in the order they are taken, actions drawn from the
     strategies (seeded): int64 [N, 8] in ``STEP_NAMES`` order, signed (+ team 0, - team 1).
     An accepted órdago is the step ``±ORDAGO_STEP`` at its lance's deje position (the
-    game ends there: the later steps are 0)."""
+    game ends there: the later steps are 0).  ``record``: a list that receives
+    ``(lance, deal indices, tree, terminal rows)`` of every subgame played."""
     from musstats.analysis.betting import _variant
     from musstats.engines.betting.store import prepare
 
@@ -309,6 +313,8 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
             u = rng.random((sel.size, 32))
             term = sample_terminals(sol.game, sigma, st, u)
+            if record is not None:
+                record.append((lance, sel, sol.game.tree, term))
             now, count, winner = terminal_steps(sol.game.tree, term, oo)
             steps[sel, i] = now
             steps[sel, 4 + i] = count

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from musstats.analysis.game.outcomes import Outcomes
 from musstats.rules import checks
+
+if TYPE_CHECKING:
+    from musstats.analysis.game.betting import BettingOutcomes
 
 __all__ = ["win_probabilities"]
 
 
-def win_probabilities(outcomes: Outcomes, target: int = 40) -> np.ndarray:
+def win_probabilities(outcomes: Outcomes | BettingOutcomes, target: int = 40) -> np.ndarray:
     """P(team A wins the game): float64 [2, target, target], indexed ``[m, a, b]``.
 
     ``a``, ``b``: the scores of teams A and B before a hand; ``m`` = 0 when team A

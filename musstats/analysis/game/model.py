@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 
@@ -155,7 +155,7 @@ def game_model(
     deals: int | None = None,
     seed: int | None = None,
     source: str | DealSource | np.ndarray = DEFAULT_SOURCE,
-    outcomes: Outcomes | None = None,
+    outcomes: Outcomes | BettingOutcomes | None = None,
     cache: bool = True,
     progress: Progress | None = None,
     betting: bool = False,
@@ -177,7 +177,7 @@ def game_model(
     t0 = time.perf_counter()
     if betting:
         if outcomes is None:
-            if source is not DEFAULT_SOURCE:
+            if not (isinstance(source, str) and source == DEFAULT_SOURCE):
                 raise MusError("the model with betting plays the hands as dealt (the hands the shipped "
                                "strategies were solved for): leave the deal source at its default")
             n = checks.deals(deals, DEFAULT_BETTING_DEALS)
@@ -239,7 +239,7 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
             if path is not None:
                 cache.save(path, signed=out.signed.astype(np.int16), prob=out.prob)
     _MEMO[key] = out
-    return out  # type: ignore[return-value]
+    return cast(BettingOutcomes, out)
 
 
 def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[str, float],
@@ -266,7 +266,7 @@ def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[s
             timings["simulate_s"] = time.perf_counter() - t0
             cache.save(path, signed=out.signed, prob=out.prob)
         _MEMO[key] = out
-    return out
+    return cast(Outcomes, out)
 
 
 #: which models ``musstats game`` reports
