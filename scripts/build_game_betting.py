@@ -1,9 +1,14 @@
-"""Build the shipped outcome table of the game model with betting (8 reyes).
+"""Build the shipped tables that come from playing the equilibrium strategies (8 reyes).
 
     python scripts/build_game_betting.py
 
-Plays the default number of deals (hands as dealt) with the shipped equilibrium
-strategies and writes ``musstats/data/game_betting_8-reyes_off.npz`` (atomically).
+* ``musstats/data/game_betting_8-reyes_off.npz``: the outcome table of the game model
+  with betting (the default number of deals, hands as dealt);
+* ``musstats/data/betting_gain_8-reyes_off.npz``: per seat and hand, what equilibrium
+  betting adds over en paso (from ``ev_table``, 1,000,000 deals), for ``mus`` and
+  ``discard``.
+
+Both are written atomically; rerun after the shipped strategies change.
 """
 
 from __future__ import annotations
@@ -22,6 +27,10 @@ def main() -> None:
     path = write_shipped(out, v, betting_key(v, DEFAULT_BETTING_DEALS, DEFAULT_SEED))
     print(f"{path}: {out.n_outcomes} outcomes from {DEFAULT_BETTING_DEALS:,} deals in "
           f"{time.perf_counter() - t0:.1f} s; P(an órdago is accepted) {out.p_ordago():.4f}")
+    from musstats.analysis.betting import write_gain
+
+    t0 = time.perf_counter()
+    print(f"{write_gain(v)} in {time.perf_counter() - t0:.1f} s")
 
 
 if __name__ == "__main__":

@@ -355,3 +355,14 @@ def test_game_cli_reports_both_models(capsys):
     assert code == 0 and "with_betting" not in json.loads(out) and "p_ordago_accepted" in json.loads(out)
     code, out, err = run_cli(capsys, ["game"])
     assert code == 0 and "with betting" in out and "Betting changes" in out
+
+
+def test_the_betting_game_model_ships_for_8_reyes():
+    from musstats.analysis.game import game_model
+    from musstats.analysis.game.model import _MEMO, betting_available
+
+    assert betting_available(Variant())
+    _MEMO.clear()
+    m = game_model("8-reyes", betting=True)
+    assert "load_s" in m.timings and "simulate_s" not in m.timings  # read from musstats/data, not played
+    assert not betting_available(Variant(redeal_4567=True))  # other rules: solved and played on demand

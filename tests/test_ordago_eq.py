@@ -112,7 +112,7 @@ def test_next_hand_grid_is_the_game_model_with_the_other_team_mano():
     from musstats.analysis.ordago_eq import next_hand_grid
 
     v = Variant()
-    m = game_model(v)
+    m = game_model(v, betting=True)  # 8 reyes: the model with equilibrium betting ships
     gp = GamePayoff(2, 3, v, grid=next_hand_grid(v))
     # the next hand's mano is team 1: P(team 0 wins) with "them" mano
     assert np.array_equal(gp.next_grid(), m.grid("them"))

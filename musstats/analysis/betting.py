@@ -43,7 +43,7 @@ from musstats.rules.variant import Variant, make_variant
 
 __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
            "convergence_frame", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
-           "INFO_CHOICES", "DEAL_CHOICES", "ordago_stones"]
+           "INFO_CHOICES", "DEAL_CHOICES", "ordago_stones", "betting_gain", "gain_key", "write_gain", "GAIN_DEALS"]
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
@@ -618,3 +618,72 @@ def ordago_stones(variant: str | Variant | None = None, *, deals: int = 4_000_00
     g = m.grid("avg")
     dw = (g[1, 0] - g[0, 1]) / 2
     return float((1 - g[0, 0]) / dw)
+
+
+# ---------------------------------------------------------------------------
+# the value of betting a hand (for the mus decisions)
+
+#: deals of :func:`ev_table` behind :func:`betting_gain`
+GAIN_DEALS = 1_000_000
+
+
+def _gain_path(v: Variant):
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[1] / "data" / f"betting_gain_{v.deck}_{v.juego_real}.npz"
+
+
+def gain_key(v: Variant) -> dict:
+    """What :func:`betting_gain` depends on: the rules, the strategies (their shipped
+    fields), the deals and the seed of :func:`ev_table`."""
+    return {"rules": v.cache_key(target=False), "deals": GAIN_DEALS, "seed": DEFAULT_SEED,
+            "strategies": [_spec(lance, pat, "as-dealt", "private", v).fields() for lance, pat in D.SUBGAMES]}
+
+
+def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off") -> tuple[np.ndarray, np.ndarray]:
+    """Per seat and hand: what equilibrium betting adds to the expected stones of the
+    seat's team over playing every lance en paso (all lances of a hand, hands as dealt),
+    and its standard error: float [4, hands] each.  Shipped for 8 reyes
+    (``musstats/data/betting_gain_*.npz``), else from :func:`ev_table`."""
+    import json
+
+    v = _variant(variant, juego_real)
+    key = gain_key(v)
+    try:
+        with np.load(_gain_path(v), allow_pickle=False) as z:
+            if json.loads(bytes(z["meta"]).decode()) == key:
+                return z["gain"].copy(), z["se"].copy()
+    except (OSError, ValueError, KeyError):
+        pass
+    return _gain_from_ev(v)
+
+
+def _gain_from_ev(v: Variant) -> tuple[np.ndarray, np.ndarray]:
+    from musstats.tables.hands import hand_tables
+
+    df = ev_table(variant=v, deals=GAIN_DEALS, seed=DEFAULT_SEED)
+    H = hand_tables(v).n_hands
+    gain = np.zeros((4, H))
+    var = np.zeros((4, H))
+    for q, seat in enumerate(SEATS):
+        for lance in ("grande", "chica", "pares", "juego", "punto"):
+            r = df[(df["seat"] == seat) & (df["lance"] == lance)].sort_values("hand_index")
+            gain[q] += np.nan_to_num(r["gain"].to_numpy(float))
+            var[q] += np.nan_to_num(r["ev_eq_se"].to_numpy(float)) ** 2
+    return gain, np.sqrt(var)
+
+
+def write_gain(v: Variant):
+    """Write :func:`betting_gain`'s table for ``v`` to ``musstats/data`` (atomically)."""
+    import json
+
+    from musstats.base.files import atomic_write
+
+    gain, se = _gain_from_ev(v)
+    meta = np.frombuffer(json.dumps(gain_key(v), sort_keys=True).encode(), np.uint8)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, gain=gain, se=se, meta=meta)
+
+    return atomic_write(_gain_path(v), write)

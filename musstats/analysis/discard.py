@@ -44,6 +44,7 @@ class DiscardResult:
     close: bool = False  # the top two are within CLOSE_SE standard errors
     chosen: int | None = None  # row index of the user's keep-set (with ``keep``)
     partial: bool = False
+    betting: bool = False  # ranked by the total with betting (see BETTING_NOTE)
 
     @property
     def variant(self) -> Variant:
@@ -65,6 +66,9 @@ class DiscardResult:
             "given": "the mus round happens (all four ask for mus)",
             "method": "mc", "trials": self.trials, "seed": self.seed, "partial": self.partial,
             "recommended": self.rows[0]["keep"], "close": self.close,
+            "ranked_by": ("total with betting" if self.betting else
+                          "total en paso" if self.objective == "total" else f"{self.objective} en paso"),
+            **({"with_betting": BETTING_NOTE} if self.betting else {}),
             "keep_sets": self.rows,
         }
 
@@ -94,6 +98,56 @@ def _options(ctx: Context, keep) -> tuple[list, int | None]:
         kept = tuple(int(t.cls4[h][i]) for i in range(4) if chosen >> i & 1)
         chosen = next(m for m, k, _ in opts if k == kept)
     return opts, chosen
+
+
+# ---------------------------------------------------------------------------
+# the value of betting the final hand
+
+
+BETTING_NOTE = ("with betting = en paso + what equilibrium betting adds to the final hand at this seat "
+                "(musstats.analysis.betting.betting_gain: the others' hands as dealt, not after their mus)")
+
+
+def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The user's final hand after keeping the classes ``kept`` and drawing the rest: the
+    replacements are a uniformly random draw from his unseen cards (the stock is a random
+    part of them, whoever draws first).  Returns (hand indices, probabilities)."""
+    from collections import Counter
+    from itertools import combinations_with_replacement
+    from math import comb, prod
+
+    t = ctx.tables
+    unseen = [int(x) for x in ctx.unseen]
+    k = 4 - len(kept)
+    denom = comb(sum(unseen), k)
+    out: dict[int, float] = {}
+    for draw in combinations_with_replacement(range(t.n_classes), k):
+        ways = prod(comb(unseen[c], n) for c, n in Counter(draw).items())
+        if ways:
+            counts = np.bincount(np.array(kept + draw, np.int64), minlength=t.n_classes)
+            h = t.index_of_counts(counts)
+            out[h] = out.get(h, 0.0) + ways / denom
+    hs = np.array(sorted(out), np.int64)
+    return hs, np.array([out[h] for h in hs.tolist()])
+
+
+def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per keep-set: E[betting gain of the final hand] and its standard error, or None where
+    the shipped equilibrium does not cover the question (not 4 partners, ten kings, mus
+    visto, more than one mus round)."""
+    v = ctx.variant
+    if ctx.seating != FOUR or v.ten_kings or v.mus_visto or rounds != 1:
+        return None
+    from musstats.analysis.betting import betting_gain
+
+    gain, se = betting_gain(v, v.juego_real)
+    g, s = gain[ctx.seat], se[ctx.seat]
+    m, e = [], []
+    for kept in kept_sets:
+        hs, p = draw_distribution(ctx, kept)
+        m.append(float(p @ g[hs]))
+        e.append(float(np.sqrt(p ** 2 @ s[hs] ** 2)))
+    return np.array(m), np.array(e)
 
 
 def discard(
@@ -134,8 +188,12 @@ def discard(
     ev = evaluate_keeps(ctx, [m for m, _, _ in opts], pol, rounds=rounds, trials=trials, seed=seed,
                         spawn_key=(ctx.seat, ctx.user), threads=threads, progress=progress)
     mean, se = ev.objective(objective)
-    order = np.argsort(-mean, kind="stable")
     tse = ev.total_se()
+    bt = betting_terms(ctx, [kept for _, kept, _ in opts], rounds) if objective == "total" else None
+    if bt is not None:  # rank by the total with betting
+        mean = ev.total + bt[0]
+        se = np.hypot(tse, bt[1])
+    order = np.argsort(-mean, kind="stable")
     rows = []
     for rank, i in enumerate(order):
         m, kept, label = opts[i]
@@ -147,10 +205,20 @@ def discard(
             row[f"p_team_{lance}"] = float(ev.p_team[i, li])
         row["ev_total"] = float(ev.total[i])
         row["se_total"] = float(tse[i])
+        if bt is not None:
+            row["ev_betting_gain"] = float(bt[0][i])
+            row["se_betting_gain"] = float(bt[1][i])
+            row["ev_total_with_betting"] = float(mean[i])
         row["objective"] = float(mean[i])
         row["se_objective"] = float(se[i])
         row["gap_to_best"] = float(mean[order[0]] - mean[i])
-        row["se_gap"] = ev.diff_se(order[0], i) if objective == "total" else float(np.hypot(se[order[0]], se[i]))
+        if objective != "total":
+            row["se_gap"] = float(np.hypot(se[order[0]], se[i]))
+        elif bt is None:
+            row["se_gap"] = ev.diff_se(order[0], i)
+        else:
+            row["se_gap"] = float(np.sqrt(ev.diff_se(order[0], i) ** 2 + bt[1][order[0]] ** 2 + bt[1][i] ** 2)) \
+                if i != order[0] else 0.0
         row["recommended"] = rank == 0
         row["yours"] = chosen_mask is not None and m == chosen_mask
         rows.append(row)
@@ -159,7 +227,8 @@ def discard(
     if chosen_mask is not None:
         rows = [r for r in rows if r["recommended"] or r["yours"]]
         chosen = next(i for i, r in enumerate(rows) if r["yours"])
-    return DiscardResult(ctx, objective, pol_name, rounds, ev.trials, ev.seed, rows, close, chosen, ev.partial)
+    return DiscardResult(ctx, objective, pol_name, rounds, ev.trials, ev.seed, rows, close, chosen, ev.partial,
+                         betting=bt is not None)
 
 
 @dataclass
@@ -188,6 +257,7 @@ class MusAdvice:
     diff_se: float  # SE of the difference (common random numbers)
     p_others_ask: float  # share of deals in which the other three ask for mus
     partial: bool = False
+    betting: dict | None = None  # the comparison with betting (see BETTING_NOTE), where available
 
     @property
     def variant(self) -> Variant:
@@ -230,7 +300,9 @@ class MusAdvice:
             "cut": {"ev_total": float(self.cut_ev.sum()), "se": self.cut_total_se},
             "mus": {"ev_total": float(self.mus_ev.sum()), "se": self.mus_total_se},
             "difference": {"value": self.diff, "se": self.diff_se},
-            "advice": self.advice, "lances": lances,
+            "advice": self.advice,
+            **({"with_betting": self.betting} if self.betting is not None else {}),
+            "lances": lances,
         }
 
 
@@ -278,7 +350,28 @@ def advice_from(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, poli
     tse = ev.total_se()
     return MusAdvice(ctx, opts[best][2], policy, rounds, ev.trials, ev.seed,
                      ev.ev[cut], ev.p_team[cut], ev.ev_se[cut], ev.ev[best], ev.ev_se[best], ev.p_team[best],
-                     float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept, ev.partial)
+                     float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept, ev.partial,
+                     _mus_betting(ctx, ev, opts, chosen, rounds))
+
+
+def _mus_betting(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, rounds: int) -> dict | None:
+    """Cut or mus with betting: en paso plus the betting gain of the hand kept (cut) or of the
+    final hand (the best keep-set by the total with betting, or ``chosen``)."""
+    kept_now = tuple(int(c) for c in ctx.tables.cls4[ctx.user])
+    bt = betting_terms(ctx, [kept for _, kept, _ in opts] + [kept_now], rounds)
+    if bt is None:
+        return None
+    masks = [m for m, _, _ in opts]
+    cut = len(masks)
+    tot = ev.total[:cut] + bt[0][:cut]
+    best = masks.index(chosen) if chosen is not None else int(np.argmax(tot))
+    cut_v = float(ev.total[cut] + bt[0][cut])
+    mus_v = float(tot[best])
+    se = float(np.sqrt(ev.diff_se(best, cut) ** 2 + bt[1][best] ** 2 + bt[1][cut] ** 2))
+    return {"what": BETTING_NOTE, "keep": opts[best][2], "cut": {"ev_total": cut_v, "betting_gain": float(bt[0][cut])},
+            "mus": {"ev_total": mus_v, "betting_gain": float(bt[0][best])},
+            "difference": {"value": mus_v - cut_v, "se": se},
+            "advice": "cut" if mus_v - cut_v <= 0 else "ask for mus"}
 
 
 def keep_set_options(ctx: Context) -> list:

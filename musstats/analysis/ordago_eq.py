@@ -54,8 +54,8 @@ MIXED = 0.05
 
 EQ_APPROXIMATIONS = (
     "equilibrium: only this lance is solved, with P(win the game) as the payoff; the other lances of the hand "
-    "are not played in the subgame and the score after it is valued by the en-paso game model at the start of "
-    "the next hand (the other team mano)",
+    "are not played in the subgame and the score after it is valued by the win-the-game model at the start "
+    "of the next hand (the other team mano): with equilibrium betting where it ships (8 reyes), else en paso",
     "equilibrium: the abstraction's bets only (paso, envido 2 / 5, one raise of 2, órdago); hands as dealt "
     "(nothing read from the mus phase); private information (no señas)",
 )
@@ -63,10 +63,12 @@ EQ_APPROXIMATIONS = (
 
 def next_hand_grid(variant: Variant) -> np.ndarray:
     """P(team 0 wins the game) [T, T] at the start of the next hand, team 1 mano: the
-    win-the-game model's ``p[1]`` (default settings, cached)."""
+    win-the-game model's ``p[1]`` -- the model with equilibrium betting where it ships
+    (8 reyes), else the en-paso one (default settings, cached)."""
     from musstats.analysis.game import game_model
+    from musstats.analysis.game.model import betting_available
 
-    return game_model(variant).p[1]
+    return game_model(variant, betting=betting_available(variant)).p[1]
 
 
 def score_spec(lance: str, pattern: int, variant: Variant, a: int, b: int, *, iterations: int | None = None,

@@ -167,14 +167,19 @@ def render_discard(res) -> str:
     table.add_column("Throw", justify="right")
     for lance in LANCES:
         table.add_column(LANCE_ES[lance], justify="right")
-    table.add_column("Total", justify="right")
+    table.add_column("Total en paso", justify="right")
+    if res.betting:
+        table.add_column("With betting", justify="right")
     table.add_column("Gap", justify="right")
     for i, row in enumerate(res.rows):
         mark = "★" if row["recommended"] else ("◆" if i == res.chosen else "")
+        extra = [f"{row['ev_total_with_betting']:+.3f} ± {row['se_objective']:.3f}"] if res.betting else []
         table.add_row(mark, row["keep"], str(row["discard"]), *[f"{row[f'ev_{lance}']:+.3f}" for lance in LANCES],
-                      f"{row['ev_total']:+.3f} ± {row['se_total']:.3f}",
+                      f"{row['ev_total']:+.3f} ± {row['se_total']:.3f}", *extra,
                       "" if i == 0 else f"{row['gap_to_best']:.3f} ± {row['se_gap']:.3f}")
     text = _console_text(table)
+    if res.betting:
+        text += f"Ranked by the total with betting; {d['with_betting']}.\n"
     text += f"Recommended: keep {res.rows[0]['keep']} (throw {res.rows[0]['discard']}).\n"
     if res.close:
         text += "Note: the top two keep-sets are within 2 standard errors of each other; more --trials may separate them.\n"
@@ -225,8 +230,16 @@ def render_mus(res) -> str:
     if not res.variant.mus_visto:
         text += (f"The mus happens only when the other three ask for it too: {100 * res.p_others_ask:.1f} % of "
                  f"deals; otherwise your choice changes nothing.\n")
-    text += f"Advice: {res.advice} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones).\n"
-    text += (f"`musstats table` gives the same numbers for this hand and seat with --seed {res.seed} "
+    b = res.betting
+    if b is not None:
+        text += (f"With betting: cut {b['cut']['ev_total']:+.3f}, mus keeping {b['keep']} {b['mus']['ev_total']:+.3f} "
+                 f"(betting adds {b['cut']['betting_gain']:+.3f} to the hand you hold and {b['mus']['betting_gain']:+.3f} "
+                 f"to the one you draw); advice: {b['advice']} (mus − cut = {b['difference']['value']:+.3f} ± "
+                 f"{b['difference']['se']:.3f} stones).\n")
+        text += f"  ({b['what']})\n"
+    text += (f"{'En paso advice' if b is not None else 'Advice'}: {res.advice} (mus − cut = {res.diff:+.3f} ± "
+             f"{res.diff_se:.3f} stones).\n")
+    text += (f"`musstats table` gives the same en-paso numbers for this hand and seat with --seed {res.seed} "
              f"--trials {res.trials}.\n")
     return text
 

@@ -15,6 +15,7 @@ and on disk (:mod:`musstats.engines.cache`).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Sequence, cast
@@ -182,10 +183,12 @@ def game_model(
                                "strategies were solved for): leave the deal source at its default")
             n = checks.deals(deals, DEFAULT_BETTING_DEALS)
             seed = DEFAULT_SEED if seed is None else checks.seed(seed)
-            outcomes = _cached_betting(v, n, seed, timings, progress, cache)
-        t1 = time.perf_counter()
-        p = win_probabilities(outcomes, v.target)
-        timings["dp_s"] = time.perf_counter() - t1
+            outcomes, key = _cached_betting(v, n, seed, timings, progress, cache)
+            p = _cached_grid(outcomes, key + (v.target,), v.target, timings, cache)
+        else:
+            t1 = time.perf_counter()
+            p = win_probabilities(outcomes, v.target)
+            timings["dp_s"] = time.perf_counter() - t1
         return GameModel(v, outcomes, p, timings, BETTING_TEXT)
     if outcomes is None:
         n = checks.deals(deals, DEFAULT_DEALS)
@@ -209,19 +212,43 @@ def betting_key(v: Variant, n: int, seed: int) -> dict:
 
     vb = _variant(v, v.juego_real)
     return {"rules": v.cache_key(target=False), "deal": "as-dealt", "play": PLAY_VERSION, "deals": int(n),
-            "seed": int(seed), "strategies": [_spec(lance, pat, "as-dealt", "private", vb).key
-                                              for lance, pat in SUBGAMES]}
+            "seed": int(seed),
+            # the fields the shipped strategies are matched by (not their source-hashed cache keys)
+            "strategies": [_spec(lance, pat, "as-dealt", "private", vb).fields() for lance, pat in SUBGAMES]}
+
+
+#: P(win) grids of the betting model already computed in this process (its DP takes about a second)
+_GRIDS: dict[tuple, np.ndarray] = {}
+
+
+def _cached_grid(outcomes: BettingOutcomes, key: tuple, target: int, timings: dict[str, float],
+                 use_cache: bool) -> np.ndarray:
+    """The DP of a betting outcome table, from memory, the disk cache or computed."""
+    t1 = time.perf_counter()
+    p = _GRIDS.get(key)
+    path = cache.entry_path("betting-grid", *key) if use_cache else None
+    if p is None and path is not None:
+        z = cache.load(path)
+        if z is not None and "p" in z and z["p"].shape == (2, target, target):
+            p = z["p"]
+    if p is None:
+        p = win_probabilities(outcomes, target)
+        if path is not None:
+            cache.save(path, p=p)
+    _GRIDS[key] = p
+    timings["dp_s"] = time.perf_counter() - t1
+    return p
 
 
 def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], progress: Progress | None,
-                    use_cache: bool) -> BettingOutcomes:
+                    use_cache: bool) -> tuple[BettingOutcomes, tuple]:
     """The betting outcome table of (rules, deals, seed, strategies): shipped, memory, disk or played."""
     from musstats.analysis.betting import _variant
     from musstats.analysis.game.betting import load_shipped
 
     t0 = time.perf_counter()
     k = betting_key(v, n, seed)
-    key = ("betting", k["rules"], k["play"], n, seed, ",".join(k["strategies"]))
+    key = ("betting", k["rules"], k["play"], n, seed, json.dumps(k["strategies"], sort_keys=True))
     out = _MEMO.get(key)
     if out is None:
         out = load_shipped(v, k)
@@ -239,7 +266,7 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
             if path is not None:
                 cache.save(path, signed=out.signed.astype(np.int16), prob=out.prob)
     _MEMO[key] = out
-    return cast(BettingOutcomes, out)
+    return cast(BettingOutcomes, out), key
 
 
 def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[str, float],

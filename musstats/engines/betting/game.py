@@ -142,7 +142,8 @@ class GamePayoff(Payoff):
 
     Approximation: the other lances of this hand are not played in this subgame (their
     stones, and the order of taking stones at the count, are left out), and later hands
-    are valued by the en-paso game model.  The solver's table is ``P(win) - 1/2``
+    are valued by the game model the analysis layer passes (with betting where it
+    ships).  The solver's table is ``P(win) - 1/2``
     (:attr:`CENTRE`): team 0 gets ``P - 1/2`` and team 1 ``-(P - 1/2) = (1 - P) - 1/2``, the
     constant-sum game in P(win) made exactly zero-sum; :meth:`p_win_table` gives P(win)
     itself.  The key holds the score, the rules and a hash of ``grid``."""

@@ -1,0 +1,87 @@
+"""What equilibrium betting adds to a hand, and the mus decisions that use it.
+
+References: a brute-force enumeration of the physical cards drawn (the final-hand
+distribution), a rebuild of the shipped gain table from the equilibrium EV table, and
+the definitions (with betting = en paso + the expected gain of the final hand)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from musstats.analysis.discard import discard, draw_distribution, mus
+from musstats.rules.variant import Variant
+from musstats.tables.context import make_context
+
+
+@pytest.mark.parametrize("hand,seat,keep", [("R R 7 A", "postre", (0, 1)), ("C S 5 4", "mano", (0,)),
+                                            ("7 7 A A", "second", (0, 1, 3)), ("R 6 5 4", "third", ())])
+def test_draw_distribution_is_the_enumeration_of_the_cards_drawn(hand, seat, keep):
+    ctx = make_context(Variant(), hand, seat)
+    t = ctx.tables
+    # keep: positions in the hand (highest first) of the cards kept
+    kept = tuple(int(t.cls4[ctx.user][i]) for i in keep)
+    hs, p = draw_distribution(ctx, kept)
+    # the 36 physical cards not in the hand, as class ids
+    deck = [c for c, n in enumerate(ctx.unseen.tolist()) for _ in range(n)]
+    assert len(deck) == 36
+    want: Counter = Counter()
+    total = 0
+    for draw in combinations(range(36), 4 - len(kept)):
+        counts = np.bincount(np.array(kept + tuple(deck[i] for i in draw), np.int64), minlength=t.n_classes)
+        want[t.index_of_counts(counts)] += 1
+        total += 1
+    got = dict(zip(hs.tolist(), p.tolist()))
+    assert set(got) == set(want)
+    for h, n in want.items():
+        assert got[h] == pytest.approx(float(Fraction(n, total)), abs=1e-12)
+
+
+def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects():
+    from musstats.analysis.betting import _gain_from_ev, betting_gain
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    gain, se = betting_gain(v)
+    g2, s2 = _gain_from_ev(v)  # from the equilibrium EV table, 1,000,000 deals
+    np.testing.assert_allclose(gain, g2)
+    np.testing.assert_allclose(se, s2)
+    labels = hand_tables(v).labels
+    rrrr = labels.index("R R R R")
+    # a hand that never loses grande at mano gains from betting (they pay dejes and accept
+    # nothing); the gains are what betting adds, the same hand at every seat in one team's sum
+    assert gain[0, rrrr] > 1.0
+    assert (se > 0).all() and np.isfinite(gain).all()
+
+
+def test_discard_ranks_by_the_total_with_betting():
+    res = discard("R R 7 A", "postre", trials=4000, seed=3)
+    assert res.betting and res.to_dict()["ranked_by"] == "total with betting"
+    tot = [r["ev_total_with_betting"] for r in res.rows]
+    assert tot == sorted(tot, reverse=True)
+    for r in res.rows:
+        assert r["ev_total_with_betting"] == pytest.approx(r["ev_total"] + r["ev_betting_gain"])
+        assert r["gap_to_best"] == pytest.approx(tot[0] - r["ev_total_with_betting"])
+    # not covered by the shipped equilibrium: en paso, as before
+    for kw in ({"rounds": 2}, {"mus_visto": True}, {"objective": "grande"}):
+        r2 = discard("R R 7 A", "postre", trials=2000, seed=3, **kw)
+        assert not r2.betting and "ev_total_with_betting" not in r2.rows[0]
+
+
+def test_mus_with_betting_is_en_paso_plus_the_gains():
+    from musstats.analysis.betting import betting_gain
+    from musstats.tables.hands import hand_tables
+
+    adv = mus("R R 7 A", "postre", trials=4000, seed=3)
+    b = adv.to_dict()["with_betting"]
+    gain, _ = betting_gain()
+    h = hand_tables(Variant()).labels.index("R R 7 A")
+    assert b["cut"]["betting_gain"] == pytest.approx(gain[3, h])  # cutting keeps the hand: its own gain
+    assert b["cut"]["ev_total"] == pytest.approx(float(adv.cut_ev.sum()) + gain[3, h])
+    assert b["difference"]["value"] == pytest.approx(b["mus"]["ev_total"] - b["cut"]["ev_total"])
+    assert b["advice"] == ("cut" if b["difference"]["value"] <= 0 else "ask for mus")
+    assert adv.advice == ("cut" if adv.diff <= 0 else "ask for mus")  # the en-paso advice is kept
