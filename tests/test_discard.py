@@ -243,8 +243,11 @@ def test_discard_and_mus_json(capsys):
     assert doc["seat"] == "postre" and doc["trials"] == 20000 and doc["seed"] == 4
     assert len(doc["keep_sets"]) == 11 and doc["keep_sets"][0]["recommended"]
     assert [k["recommended"] for k in doc["keep_sets"]] == [True] + [False] * 10
-    totals = [k["ev_total"] for k in doc["keep_sets"]]
+    # ranked by the total with betting (tests/test_betting_value.py), which is the objective
+    assert doc["ranked_by"] == "total with betting"
+    totals = [k["objective"] for k in doc["keep_sets"]]
     assert totals == sorted(totals, reverse=True)
+    assert all(k["objective"] == k["ev_total_with_betting"] for k in doc["keep_sets"])
     # the JSON starts with the context, then the run
     keys = list(doc)
     assert keys[:10] == ["variant", "rules", "players", "individual", "teams", "hand", "seat", "team", "dead",

@@ -20,7 +20,8 @@ from musstats.output.files import read_frame
 from musstats.rules.variant import Variant
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
-SMALL = dict(hands="R R R A, 7 7 A A, R C 6 4", trials=500, seed=5, game_deals=100_000, example_trials=5000)
+SMALL = dict(hands="R R R A, 7 7 A A, R C 6 4", trials=500, seed=5, game_deals=100_000, example_trials=5000,
+             arena={"hands": 4000, "games": 40, "seed": 1})
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +53,11 @@ def test_files_and_links(built):
     for seat in ("Mano", "Segundo", "Tercero", "Postre"):
         assert f"<summary>{seat}" in text
     assert set(timings) >= {"8-reyes table", "4-reyes table", "total"}
+    # the betting section: the arena against every other strategy set, the game with betting
+    assert "### The arena" in text and "### The game with betting" in text
+    for b in ("paso", "heuristic", "random"):
+        assert re.search(rf"\| equilibrium \| {b} \| [+-]\d\.\d{{3}} ± \d\.\d{{3}} \| \d+\.\d ± \d+\.\d % \|", text), b
+    assert re.search(r"\| 0-0 \| 5\d\.\d % \| 5\d\.\d % \|", text)  # mano's team is favoured from 0-0
     # the report links to the rules the project implements, inside the project
     (rules,) = set(re.findall(r"\]\(([^)]*rules\.md)\)", text))
     assert (Path(ROOT) / "reports" / rules).resolve() == (Path(ROOT) / "musstats" / "docs" / "rules.md").resolve()

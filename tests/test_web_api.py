@@ -130,6 +130,25 @@ def test_ordago_json_is_the_cli_json(client, capsys):
     assert r.status_code == 200 and r.text == want
 
 
+def test_ordago_against_equilibrium_opponents_is_the_cli_json(client, capsys):
+    # the solve is cached: the second answer reads it, so only the timings may differ
+    def strip(text):
+        d = json.loads(text)
+        for k in ("solve_seconds", "seconds", "strategy_source"):
+            d["equilibrium"].pop(k, None)
+        return d
+
+    r = client.post("/api/ordago", json={"hand": "R C 5 4", "seat": "postre", "lance": "grande", "score": "0-0",
+                                         "equilibrium": True})
+    assert r.status_code == 200
+    want = cli_json(capsys, ["ordago", "R", "C", "5", "4", "--seat", "postre", "--lance", "grande", "--score", "0-0",
+                             "--format", "json"])
+    got = strip(r.text)
+    assert got == strip(want)
+    # the hidden-hands sanity of the decisions issue: neither call nor accept at 0-0
+    assert got["equilibrium"]["call"]["decision"] == "pass" and got["equilibrium"]["answer"]["decision"] == "refuse"
+
+
 def test_game_json_is_the_cli_json(client, capsys):
     # the game model's JSON carries its own timings; everything else is the same
     want = cli_json(capsys, ["game", "--format", "json"])

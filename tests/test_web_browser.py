@@ -244,6 +244,22 @@ def test_cards_can_be_picked_with_the_keyboard(page):
     assert unlabelled == []
 
 
+def test_ordago_panel_against_equilibrium_opponents(browser, server):
+    # R C 5 4 at postre, 0-0: the random-hands figures say call and accept grande; against
+    # equilibrium opponents, neither (the decisions issue's hidden-hands sanity)
+    page = open_page(browser, server, fragment="#hand=R C 5 4&seat=postre")
+    try:
+        grande = page.locator("#ordago-body tr[data-lance=grande]")
+        expect(grande).to_contain_text("Call", timeout=SLOW)
+        expect(grande.locator("td.why")).to_have_text("tick the box above")
+        page.get_by_label(re.compile("^Órdago against equilibrium opponents")).check()
+        expect(grande.locator("td[data-eq=call]")).to_have_text("Don't call", timeout=3 * SLOW)
+        expect(grande.locator("td[data-eq=answer]")).to_have_text("Refuse")
+        assert page.errors == [], page.errors
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("width", [380, 1280])
 def test_screenshot(browser, server, width):
     page = open_page(browser, server, width=width, height=900, fragment="#hand=R R 3 A&seat=mano")

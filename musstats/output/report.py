@@ -120,7 +120,7 @@ def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
     return "\n".join(lines)
 
 
-def _betting_section(out: Path, log: Callable[[str], None]) -> str:
+def _betting_section(out: Path, log: Callable[[str], None], arena: dict) -> str:
     """The betting section: how close to equilibrium the shipped strategies are, who bets and
     who goes órdago at his first turn, and how the solver converges."""
     from musstats.analysis.betting import convergence_frame, exploitability_table
@@ -149,7 +149,48 @@ def _betting_section(out: Path, log: Callable[[str], None]) -> str:
     plots.save_figure(plots.plot_cfr_convergence(frames, size=CHART), out / rel)
     lines += ["### Convergence of the solver", "", f"![NashConv against iterations]({rel})", ""]
     log("betting: convergence")
+    lines += _arena_lines(arena) + _game_lines()
+    log("betting: arena and game model")
     return "\n".join(lines)
+
+
+#: the arena of the report: deals and games per match (about a minute in all)
+REPORT_ARENA = {"hands": 200_000, "games": 4_000, "seed": 1}
+
+
+def _arena_lines(size: dict) -> list[str]:
+    """The arena: the equilibrium against the other strategy sets, stones per hand and games won."""
+    from musstats.analysis.arena import arena
+
+    lines = ["### The arena: does the equilibrium matter?", "",
+             f"`musstats arena --hands {size['hands']} --games {size['games']} --seed "
+             f"{size['seed']}`: every deal played twice with the seats swapped (A's expected stones, an "
+             "accepted órdago worth 19.8 stones), every game twice on the same deals with each side mano first; "
+             "hands as dealt.  *paso* never bets and refuses every bet; *heuristic* bets and answers by P(win the "
+             "lance) against random hands; *random* plays every legal action alike.", "",
+             "| A | B | stones per hand (A) | games won (A) |", "|---|---|---|---|"]
+    for b in ("paso", "heuristic", "random"):
+        r = arena("equilibrium", b, **size)
+        lines.append(f"| equilibrium | {b} | {r.stones:+.3f} ± {r.stones_se:.3f} | "
+                     f"{100 * r.won:.1f} ± {100 * r.won_se:.1f} % |")
+    return lines + [""]
+
+
+def _game_lines() -> list[str]:
+    """P(win the game) at a few scores, en paso and with equilibrium betting (hands as dealt)."""
+    from musstats.analysis.game import game_model
+
+    paso = game_model("8-reyes", source="as-dealt")
+    bet = game_model("8-reyes", betting=True)
+    scores = [(0, 0), (0, 10), (10, 0), (0, 30), (20, 30), (35, 35)]
+    lines = ["### The game with betting", "",
+             "P(we win the game), our team mano in the next hand, hands as dealt: every lance en paso, and every "
+             "lance bet by the equilibrium strategies (dejes at once, then the count; an accepted órdago ends the "
+             f"game, in {100 * bet.outcomes.p_ordago():.2f} % of hands).", "",
+             "| score (us-them) | en paso | with betting |", "|---|---|---|"]
+    for a, b in scores:
+        lines.append(f"| {a}-{b} | {_pct(paso.p_win(a, b, 'us'))} | {_pct(bet.p_win(a, b, 'us'))} |")
+    return lines + [""]
 
 
 def build_report(
@@ -166,10 +207,12 @@ def build_report(
     log: Callable[[str], None] | None = None,
     progress_factory: Callable | None = None,
     betting: bool = True,
+    arena: dict | None = None,
 ) -> dict:
     """Regenerate the report in ``out_dir``; returns the timings (seconds) by step.
 
-    ``hands``: restrict the tables (quick runs, tests).  The charts and CSVs of earlier
+    ``hands``: restrict the tables (quick runs, tests); ``arena``: the hands, games and seed
+    of the arena (default ``REPORT_ARENA``).  The charts and CSVs of earlier
     builds are removed first (``out_dir/img`` and ``out_dir/table-*.csv``).
     """
     from musstats.analysis import table as tablegen
@@ -246,7 +289,7 @@ def build_report(
         sections.append(_variant_section(v, df, img, csv_name, model))
     if betting:
         t0 = time.perf_counter()
-        sections.append(_betting_section(out, log))
+        sections.append(_betting_section(out, log, arena or REPORT_ARENA))
         timings["betting"] = time.perf_counter() - t0
     head = [
         "# musstats report: strategy tables and charts", "",

@@ -157,6 +157,8 @@ class OrdagoParams(_Rules, _Hand):
     score: Score = _p("0-0", "score", "The score before the hand, ours first: \"12-30\".")
     declared: Optional[Texts] = _p(None, "texts", "Declarations, e.g. \"second:pares,postre:no-juego\".")
     signal: Optional[Texts] = _p(None, "texts", "Your partner's seña (see /api/odds).")
+    equilibrium: StrictBool = _p(False, "bool", "Also against equilibrium opponents: solve the lance's betting "
+                                                "at the score (about 10 s for a new score, cached).")
 
 
 class GameParams(_Rules):

@@ -443,6 +443,7 @@
     if ($("target").value !== "40") p.target = Number($("target").value);
     p.lance = lance;
     p.score = `${num("score-us") ?? 0}-${num("score-them") ?? 0}`;
+    if ($("equilibrium").checked) p.equilibrium = true;
     return p;
   }
 
@@ -849,17 +850,31 @@
       const d = slot.result && slot.result.result;
       if (slot.error && (slot.error.message === topError || slot.error.status !== 400
                          || sharedOrdagoError(slot.error.message))) {
-        for (let i = 0; i < 3; i++) tr.append(el("td", {text: "–"}));
+        for (let i = 0; i < 5; i++) tr.append(el("td", {text: "–"}));
       } else if (slot.error) {
-        tr.append(el("td", {text: "–"}), el("td", {colspan: 2, class: "why", text: slot.error.message}));
+        tr.append(el("td", {text: "–"}), el("td", {colspan: 4, class: "why", text: slot.error.message}));
       } else if (d) {
         game = game || d;
         tr.append(pctCell(d.p_lance, 0),
                   el("td", {class: d.call ? "yes" : "no", text: d.call ? "Call" : "Don't call"}),
                   el("td", {class: d.accept ? "yes" : "no", text: d.accept ? "Accept" : "Refuse"}));
+        const eq = d.equilibrium;
+        if (eq && eq.call && eq.answer) {
+          const c = eq.call, a = eq.answer;
+          tr.append(el("td", {class: c.decision === "pass" ? "no" : "yes", "data-eq": "call",
+                              title: `P(they accept) ${pct(c.p_they_accept, 1)}; P(win the game) `
+                                + `${pct(c.p_win_game_if_call, 1)} calling, ${pct(c.p_win_game_if_pass, 1)} passing`,
+                              text: c.decision === "pass" ? "Don't call" : "Call"}),
+                    el("td", {class: a.decision === "refuse" ? "no" : "yes", "data-eq": "answer",
+                              title: `P(win the lance | they called) ${pct(a.p_win_lance_if_called, 1)}`,
+                              text: a.decision === "refuse" ? "Refuse" : "Accept"}));
+        } else {
+          tr.append(el("td", {colspan: 2, class: "why",
+                              text: $("equilibrium").checked ? ((eq && eq.note) || "–") : "tick the box above"}));
+        }
         advice.push(`${LANCE_ES[lance]}: ${d.advice}`);
       } else {
-        for (let i = 0; i < 3; i++) tr.append(el("td", {text: "…"}));
+        for (let i = 0; i < 5; i++) tr.append(el("td", {text: "…"}));
       }
       body.append(tr);
     }
@@ -1040,7 +1055,7 @@
         changed(true);
       });
     }
-    for (const id of ["target", "signal", "method", "objective", "policy", "redeal_4567", "mus_visto"]) {
+    for (const id of ["target", "signal", "method", "objective", "policy", "redeal_4567", "mus_visto", "equilibrium"]) {
       $(id).addEventListener("change", () => changed(true));
     }
     for (const id of ["trials", "seed", "keep-trials", "score-us", "score-them"]) {
