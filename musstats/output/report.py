@@ -171,17 +171,20 @@ def _arena_lines(size: dict) -> list[str]:
              "| A | B | stones per hand (A) | games won (A) |", "|---|---|---|---|"]
     for b in ("paso", "heuristic", "random"):
         r = arena("equilibrium", b, **size)
-        lines.append(f"| equilibrium | {b} | {r.stones:+.3f} ± {r.stones_se:.3f} | "
-                     f"{100 * r.won:.1f} ± {100 * r.won_se:.1f} % |")
+        stones = "–" if r.stones is None else f"{r.stones:+.3f} ± {r.stones_se:.3f}"
+        won = "–" if r.won is None else f"{100 * r.won:.1f} ± {100 * (r.won_se or 0.0):.1f} %"
+        lines.append(f"| equilibrium | {b} | {stones} | {won} |")
     return lines + [""]
 
 
 def _game_lines() -> list[str]:
     """P(win the game) at a few scores, en paso and with equilibrium betting (hands as dealt)."""
     from musstats.analysis.game import game_model
+    from musstats.analysis.game.betting import BettingOutcomes
 
     paso = game_model("8-reyes", source="as-dealt")
     bet = game_model("8-reyes", betting=True)
+    assert isinstance(bet.outcomes, BettingOutcomes)
     scores = [(0, 0), (0, 10), (10, 0), (0, 30), (20, 30), (35, 35)]
     lines = ["### The game with betting", "",
              "P(we win the game), our team mano in the next hand, hands as dealt: every lance en paso, and every "
