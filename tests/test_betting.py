@@ -230,7 +230,7 @@ def test_payoffs_agree_with_scoring_rules():
 
 
 def test_ordago_stones_documented():
-    from musstats.analysis.betting import ordago_stones
+    from musstats.analysis.game.model import ordago_stones
     from musstats.engines.betting.game import DEFAULT_ORDAGO_STONES
 
     # the same formula on a smaller game model: within a few tenths of the documented figure

@@ -43,7 +43,7 @@ from musstats.rules.variant import Variant, make_variant
 
 __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
            "convergence_frame", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
-           "INFO_CHOICES", "DEAL_CHOICES", "ordago_stones", "betting_gain", "gain_key", "write_gain", "GAIN_DEALS"]
+           "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "gain_key", "write_gain", "GAIN_DEALS"]
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
@@ -606,18 +606,6 @@ def _all_paso(tree: BettingTree) -> int:
         nd = tree.nodes[n]
         n = nd.children[nd.actions.index("paso")]
     return n
-
-
-def ordago_stones(variant: str | Variant | None = None, *, deals: int = 4_000_000, seed: int = 1) -> float:
-    """``K = (1 - W(0, 0)) / dW``, ``dW = (W(1, 0) - W(0, 1)) / 2``, from the en-paso game
-    model (average over who is mano): the stones-equivalent of winning the game at 0-0."""
-    from musstats.analysis.game import game_model
-    from musstats.rules.variant import Variant
-
-    m = game_model(variant if variant is not None else Variant(), deals=deals, seed=seed)
-    g = m.grid("avg")
-    dw = (g[1, 0] - g[0, 1]) / 2
-    return float((1 - g[0, 0]) / dw)
 
 
 # ---------------------------------------------------------------------------

@@ -10,20 +10,26 @@ grows and the states are solved from the highest total down: no iteration, no cy
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 
-from typing import TYPE_CHECKING
-
-from musstats.analysis.game.outcomes import Outcomes
 from musstats.rules import checks
 
-if TYPE_CHECKING:
-    from musstats.analysis.game.betting import BettingOutcomes
-
-__all__ = ["win_probabilities"]
+__all__ = ["win_probabilities", "StepTable"]
 
 
-def win_probabilities(outcomes: Outcomes | BettingOutcomes, target: int = 40) -> np.ndarray:
+class StepTable(Protocol):
+    """An outcome table of one hand: the en-paso :class:`~musstats.analysis.game.outcomes.Outcomes`
+    or the :class:`~musstats.analysis.game.betting.BettingOutcomes` with betting."""
+
+    @property
+    def prob(self) -> np.ndarray: ...
+
+    def team_stones(self) -> np.ndarray: ...
+
+
+def win_probabilities(outcomes: StepTable, target: int = 40) -> np.ndarray:
     """P(team A wins the game): float64 [2, target, target], indexed ``[m, a, b]``.
 
     ``a``, ``b``: the scores of teams A and B before a hand; ``m`` = 0 when team A

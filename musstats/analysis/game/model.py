@@ -34,7 +34,7 @@ from musstats.rules.labels import COUNT_LANCES
 from musstats.rules.variant import Variant, make_variant
 
 __all__ = ["DEFAULT_DEALS", "DEFAULT_SEED", "MANO_CHOICES", "GameModel", "game_model", "PASO_TEXT", "betting_key",
-           "MODEL_CHOICES", "betting_available", "game_report"]
+           "MODEL_CHOICES", "betting_available", "game_report", "ordago_stones"]
 
 PASO_TEXT = "none: every lance en paso"
 
@@ -206,15 +206,17 @@ def game_model(
 
 def betting_key(v: Variant, n: int, seed: int) -> dict:
     """Everything the betting outcome table depends on (its cache and shipped key)."""
-    from musstats.analysis.betting import _spec, _variant
     from musstats.analysis.game.betting import PLAY_VERSION
     from musstats.engines.betting.deals import SUBGAMES
+    from musstats.engines.betting.store import Spec
 
-    vb = _variant(v, v.juego_real)
+    if v.ten_kings:
+        raise MusError("betting equilibria are not available with ten kings")
     return {"rules": v.cache_key(target=False), "deal": "as-dealt", "play": PLAY_VERSION, "deals": int(n),
             "seed": int(seed),
             # the fields the shipped strategies are matched by (not their source-hashed cache keys)
-            "strategies": [_spec(lance, pat, "as-dealt", "private", vb).fields() for lance, pat in SUBGAMES]}
+            "strategies": [Spec(lance=lance, pattern=pat, deal="as-dealt", info="private", variant=v).fields()
+                           for lance, pat in SUBGAMES]}
 
 
 #: P(win) grids of the betting model already computed in this process (its DP takes about a second)
@@ -243,7 +245,6 @@ def _cached_grid(outcomes: BettingOutcomes, key: tuple, target: int, timings: di
 def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], progress: Progress | None,
                     use_cache: bool) -> tuple[BettingOutcomes, tuple]:
     """The betting outcome table of (rules, deals, seed, strategies): shipped, memory, disk or played."""
-    from musstats.analysis.betting import _variant
     from musstats.analysis.game.betting import load_shipped
 
     t0 = time.perf_counter()
@@ -261,7 +262,7 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
             out = BettingOutcomes(z["signed"], z["prob"], deals=n, seed=seed)
             timings["load_s"] = time.perf_counter() - t0
         else:
-            out = betting_outcomes(_variant(v, v.juego_real), deals=n, seed=seed, progress=progress)
+            out = betting_outcomes(v, deals=n, seed=seed, progress=progress)
             timings["simulate_s"] = time.perf_counter() - t0
             if path is not None:
                 cache.save(path, signed=out.signed.astype(np.int16), prob=out.prob)
@@ -335,3 +336,12 @@ def game_report(variant: Variant, *, model: str | None = None, mano: str = "avg"
         doc["betting_effect"] = {"what": "P(mano's team of the first hand wins the game from 0-0), hands as dealt",
                                  "en_paso": x, "with_betting": y, "difference": y - x}
     return doc, g
+
+
+def ordago_stones(variant: str | Variant | None = None, *, deals: int = 4_000_000, seed: int = 1) -> float:
+    """``K = (1 - W(0, 0)) / dW``, ``dW = (W(1, 0) - W(0, 1)) / 2``, from the en-paso game
+    model (average over who is mano): the stones-equivalent of winning the game at 0-0."""
+    m = game_model(variant if variant is not None else Variant(), deals=deals, seed=seed)
+    g = m.grid("avg")
+    dw = (g[1, 0] - g[0, 1]) / 2
+    return float((1 - g[0, 0]) / dw)

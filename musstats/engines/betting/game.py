@@ -28,7 +28,7 @@ refused, deje d    ±d (bettors' sign)       ±(d + V of the bettors)    ±(d + 
 In feature form: ``U = a*s + b*s*Vw + c*V0 + e*V1 + f`` with per-terminal coefficients.
 
 An accepted órdago wins or loses the game.  In this score-free game it is worth
-``K`` stones, the stones-equivalent of a game win at 0-0 (:func:`musstats.analysis.betting.ordago_stones`):
+``K`` stones, the stones-equivalent of a game win at 0-0 (:func:`musstats.analysis.game.model.ordago_stones`):
 ``K = (1 - W) / dW`` with ``W = W(0, 0) = 0.5`` the probability of winning the game
 from 0-0 (average over who is mano) and ``dW = (W(1, 0) - W(0, 1)) / 2`` what one
 stone is worth there, from the en-paso game model (:func:`musstats.analysis.game.game_model`,
