@@ -51,6 +51,8 @@ INFO_CHOICES = ("private", "pooled")
 DEAL_CHOICES = D.DEALS
 #: columns of :func:`strategy_frame`
 STRATEGY_COLUMNS = ("lance", "pattern", "info", "deal", "seat", "hand", "hand_index", "history", "action", "p")
+#: deals per kernel call of :func:`ev_table`
+EV_CHUNK = 1 << 16
 #: columns of :func:`ev_table`
 EV_COLUMNS = ("hand", "hand_index", "seat", "lance", "p_bet", "ev_paso", "ev_eq", "ev_eq_se", "gain", "deals")
 
@@ -566,8 +568,10 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
                 if sel.size == 0:
                     continue
                 sol = _strategy(lance_, pat, deal, info, v)
-                st, oo, _ = prepare(sol.game, d[sel], v, lance_)
-                eq[li, sel] = deal_values(sol.game, sol.sigma, st, oo)
+                for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
+                    part = sel[lo: lo + EV_CHUNK]
+                    st, oo, _ = prepare(sol.game, d[part], v, lance_)
+                    eq[li, part] = deal_values(sol.game, sol.sigma, st, oo)
                 bet_[li, sel] = True
         z = {"eq": eq.astype(np.float32), "paso": paso.astype(np.float32), "bet": bet_,
              "hands": d.astype(np.int16)}

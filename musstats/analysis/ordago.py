@@ -318,7 +318,11 @@ def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, s
                      f"declared it): no equilibrium figures for you")
         return {"lance": lance, "call": None, "answer": None, "score_team0": a, "score_team1": b,
                 "speakers": [SEATS[x] for x in speakers], "notes": [], "nashconv": None}
-    grid = None if model is None else np.asarray(model.p[1])
+    # later hands are valued by the game model with betting where it ships (a given en-paso model
+    # serves the random-hands figures only); a given model with betting is used as it is
+    from musstats.analysis.game.model import PASO_TEXT
+
+    grid = None if model is None or model.betting == PASO_TEXT else np.asarray(model.p[1])
     sol = E.score_solution(lance, pattern, v, a, b, iterations=it, seed=sd, eval_samples=ev, grid=grid,
                            progress=progress)
     fig = E.equilibrium_figures(sol, v, lance, pattern, ctx.user, q, list(ctx.hand), trials=tr, seed=sd)

@@ -336,7 +336,9 @@ def strategy_table(
         name = getattr(runner, "name", "custom")
     rows = [r for part in parts for r in part]
     df = pd.DataFrame(rows, columns=COLUMNS)
-    betting_note = _betting_columns(df, v, betting)
+    # an interrupted table stops at once: the betting columns (a long first computation) are left out
+    betting_note = _betting_columns(df, v, betting) if not partial else \
+        "not computed (the table was interrupted): ev_bet_* columns are NaN"
     df.attrs.update({
         "variant": v.name, "rules": v.describe(), "hands": len(parts), "seats": [SEATS[s] for s in seat_ids],
         "partial": partial,
