@@ -85,3 +85,14 @@ def test_mus_with_betting_is_en_paso_plus_the_gains():
     assert b["difference"]["value"] == pytest.approx(b["mus"]["ev_total"] - b["cut"]["ev_total"])
     assert b["advice"] == ("cut" if b["difference"]["value"] <= 0 else "ask for mus")
     assert adv.advice == ("cut" if adv.diff <= 0 else "ask for mus")  # the en-paso advice is kept
+
+
+def test_no_betting_column_where_the_gain_table_does_not_ship():
+    # 4 reyes: no shipped strategies, so no betting column (and nothing is solved on the way)
+    import time
+
+    t0 = time.perf_counter()
+    r = discard("R R 7 A", "postre", variant="4-reyes", trials=2000, seed=3)
+    assert not r.betting and r.to_dict()["ranked_by"] == "total en paso"
+    assert mus("R R 7 A", "postre", variant="4-reyes", trials=2000, seed=3).betting is None
+    assert time.perf_counter() - t0 < 60

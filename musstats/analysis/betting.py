@@ -43,7 +43,7 @@ from musstats.rules.variant import Variant, make_variant
 
 __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
            "convergence_frame", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
-           "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "gain_key", "write_gain", "GAIN_DEALS"]
+           "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "shipped_gain", "gain_key", "write_gain", "GAIN_DEALS"]
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
@@ -632,22 +632,28 @@ def gain_key(v: Variant) -> dict:
             "strategies": [_spec(lance, pat, "as-dealt", "private", v).fields() for lance, pat in D.SUBGAMES]}
 
 
+def shipped_gain(v: Variant) -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped :func:`betting_gain` table of ``v`` when there is one for exactly these
+    rules and strategies (None otherwise: computing it means solving every lance first)."""
+    import json
+
+    try:
+        with np.load(_gain_path(v), allow_pickle=False) as z:
+            if json.loads(bytes(z["meta"]).decode()) == gain_key(v):
+                return z["gain"].copy(), z["se"].copy()
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
 def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off") -> tuple[np.ndarray, np.ndarray]:
     """Per seat and hand: what equilibrium betting adds to the expected stones of the
     seat's team over playing every lance en paso (all lances of a hand, hands as dealt),
     and its standard error: float [4, hands] each.  Shipped for 8 reyes
     (``musstats/data/betting_gain_*.npz``), else from :func:`ev_table`."""
-    import json
-
     v = _variant(variant, juego_real)
-    key = gain_key(v)
-    try:
-        with np.load(_gain_path(v), allow_pickle=False) as z:
-            if json.loads(bytes(z["meta"]).decode()) == key:
-                return z["gain"].copy(), z["se"].copy()
-    except (OSError, ValueError, KeyError):
-        pass
-    return _gain_from_ev(v)
+    got = shipped_gain(v)
+    return got if got is not None else _gain_from_ev(v)
 
 
 def _gain_from_ev(v: Variant) -> tuple[np.ndarray, np.ndarray]:

@@ -134,13 +134,17 @@ def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, 
 def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
     """Per keep-set: E[betting gain of the final hand] and its standard error, or None where
     the shipped equilibrium does not cover the question (not 4 partners, ten kings, mus
-    visto, more than one mus round)."""
+    visto, more than one mus round, rules whose gain table does not ship: computing it
+    would mean solving every lance first)."""
     v = ctx.variant
     if ctx.seating != FOUR or v.ten_kings or v.mus_visto or rounds != 1:
         return None
-    from musstats.analysis.betting import betting_gain
+    from musstats.analysis.betting import shipped_gain
 
-    gain, se = betting_gain(v, v.juego_real)
+    got = shipped_gain(v)
+    if got is None:
+        return None
+    gain, se = got
     g, s = gain[ctx.seat], se[ctx.seat]
     m, e = [], []
     for kept in kept_sets:
