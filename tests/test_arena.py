@@ -191,8 +191,10 @@ def test_sampled_play_averages_to_the_exact_values(deals):
         x = P.hand_values(deals, V, a, b)
         record: list = []
         P.hand_steps(deals, V, a, b, 3, record=record)
-        paso = {lance: np.where(played, P._paso_stones(lance, o), 0).astype(float)
-                for lance, o, played, _ in P._lance_parts(deals, V)}
+        from musstats.engines.betting.game import paso_stones
+
+        paso = {lance: np.where(played, paso_stones(lance, o), 0.0)
+                for lance, o, played, _ in D.lance_parts(deals, V)}
         for lance, sel, tree, term in record:
             o, _ = D.lance_states(deals[sel], lance, V, False)
             paso[lance][sel] = StonePayoff().table(tree)[term, o]

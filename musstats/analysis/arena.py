@@ -27,6 +27,7 @@ from musstats.analysis.play import STRATEGY_SETS, _check_set, hand_steps, hand_v
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.betting.game import DEFAULT_ORDAGO_STONES
+from musstats.engines.estimate import mean_se
 from musstats.engines.run import Interrupt
 from musstats.rules.variant import Variant, make_variant
 
@@ -72,10 +73,11 @@ class ArenaResult:
 
 
 def _mean_se(x: np.ndarray) -> tuple[float | None, float | None]:
+    """Mean and standard error of the per-deal (per-pair) scores; None for nothing played."""
     if x.size == 0:
         return None, None
-    se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else float("nan")
-    return float(x.mean()), se
+    m, se = mean_se(x.sum(), (x * x).sum(), x.size)
+    return float(m), float(se)
 
 
 def play_games(steps_a0: np.ndarray, steps_b0: np.ndarray, target: int, a_first: bool,

@@ -34,9 +34,9 @@ import numpy as np
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.betting.abstraction import DEFAULT_ABSTRACTION, Abstraction
-from musstats.engines.betting.game import StonePayoff
+from musstats.engines.betting.game import StonePayoff, paso_stones
 from musstats.engines.betting.store import DEFAULT_SEED, Solved, Spec, get_solved, prepare
-from musstats.engines.betting.tree import (ALL_SEATS, BettingTree, betting_tree, contested, pattern_mask,
+from musstats.engines.betting.tree import (ALL_SEATS, betting_tree, contested, pattern_mask,
                                            pattern_text)
 from musstats.rules.labels import LANCES, SEATS
 from musstats.rules.variant import Variant, make_variant
@@ -539,34 +539,14 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     if z is None:
         d = np.concatenate([D.block_deals(deal, v, seed, D.EV_KEY + 100, b)
                             for b in range(-(-deals // D.BLOCK))])[:deals].astype(np.int64)
-        pm, jm = D.holder_masks(d, v)
         n = d.shape[0]
-        lances = ("grande", "chica", "pares", "juego", "punto")
         eq = np.zeros((5, n))
         paso = np.zeros((5, n))
         bet_ = np.zeros((5, n), bool)
-        played = np.zeros((5, n), bool)
-        for li, lance_ in enumerate(lances):
-            o, _ = D.lance_states(d, lance_, v, False)
-            tree0 = betting_tree(lance_, ALL_SEATS)
-            U0 = StonePayoff().table(tree0)
-            paso_row = tree0.nodes[_all_paso(tree0)].terminal
-            pv = U0[paso_row, o]
-            if lance_ in ("pares", "juego"):
-                mask = pm if lance_ == "pares" else jm
-                played[li] = mask > 0
-            elif lance_ == "punto":
-                played[li] = jm == 0
-            else:
-                played[li] = True
-            paso[li] = np.where(played[li], pv, 0.0)
+        for li, (lance_, o, played, subs) in enumerate(D.lance_parts(d, v)):
+            paso[li] = np.where(played, paso_stones(lance_, o), 0.0)
             eq[li] = paso[li]
-            for lance2, pat in D.SUBGAMES:
-                if lance2 != lance_:
-                    continue
-                sel = np.nonzero(D.in_subgame(pm, jm, lance_, pat) & played[li])[0]
-                if sel.size == 0:
-                    continue
+            for pat, sel in subs:
                 sol = _strategy(lance_, pat, deal, info, v)
                 for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
                     part = sel[lo: lo + EV_CHUNK]
@@ -602,14 +582,6 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
                      "units": "stones per hand for the seat's team, this lance only",
                      "method": "Monte Carlo over random deals; each bet lance valued under the equilibrium"})
     return df
-
-
-def _all_paso(tree: BettingTree) -> int:
-    n = 0
-    while not tree.nodes[n].is_terminal:
-        nd = tree.nodes[n]
-        n = nd.children[nd.actions.index("paso")]
-    return n
 
 
 # ---------------------------------------------------------------------------

@@ -30,8 +30,9 @@ import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
+from musstats.engines.betting.game import paso_stones
 from musstats.engines.betting.solver import Game
-from musstats.engines.betting.tree import ACCEPTED, ALL_SEATS, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
+from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree
 from musstats.rules.variant import Variant
 
 __all__ = ["STRATEGY_SETS", "HEURISTIC", "ORDAGO_STEP", "STEP_NAMES", "strategy_sigma", "mixed_sigma",
@@ -45,7 +46,6 @@ ORDAGO_STEP = 999
 #: the eight steps of :func:`hand_steps`: dejes at once, lance by lance, then the count
 STEP_NAMES = ("deje grande", "deje chica", "deje pares", "deje juego/punto",
               "grande", "chica", "pares", "juego/punto")
-_LANCES = ("grande", "chica", "pares", "juego", "punto")
 _COUNT_STEP = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 3}
 
 
@@ -230,28 +230,6 @@ def _block(v: Variant, seed: int, key: int, b: int) -> np.ndarray:
     return D.block_deals("as-dealt", v, seed, key, b)
 
 
-def _lance_parts(deals: np.ndarray, v: Variant):
-    """Per lance: (outcome codes, played mask, [(subgame pattern, deal indices)])."""
-    pm, jm = D.holder_masks(deals, v)
-    for lance in _LANCES:
-        o, _ = D.lance_states(deals, lance, v, False)
-        if lance == "pares":
-            played = pm > 0
-        elif lance == "juego":
-            played = jm > 0
-        elif lance == "punto":
-            played = jm == 0
-        else:
-            played = np.ones(deals.shape[0], bool)
-        subs = []
-        for lance2, pat in D.SUBGAMES:
-            if lance2 == lance:
-                sel = np.nonzero(D.in_subgame(pm, jm, lance, pat) & played)[0]
-                if sel.size:
-                    subs.append((pat, sel))
-        yield lance, o, played, subs
-
-
 def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str):
     from musstats.analysis.betting import _strategy
 
@@ -259,12 +237,6 @@ def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str):
     s0 = strategy_sigma(team0, sol.game, sol.sigma, lance, pat, v)
     s1 = s0 if team1 == team0 else strategy_sigma(team1, sol.game, sol.sigma, lance, pat, v)
     return sol, mixed_sigma(sol.game, s0, s1)
-
-
-def _paso_stones(lance: str, o: np.ndarray) -> np.ndarray:
-    tree = betting_tree(lance, ALL_SEATS)
-    paso = np.full(o.shape[0], [i for i, x in enumerate(tree.terminals) if x.kind == PASO][0])
-    return terminal_steps(tree, paso, o)[1]
 
 
 def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str) -> np.ndarray:
@@ -279,8 +251,8 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str) -> np.nda
     team0, team1 = _check_set(team0), _check_set(team1)
     d = np.ascontiguousarray(deals, np.int64)
     total = np.zeros(d.shape[0])
-    for lance, o, played, subs in _lance_parts(d, v):
-        x = np.where(played, _paso_stones(lance, o), 0).astype(np.float64)
+    for lance, o, played, subs in D.lance_parts(d, v):
+        x = np.where(played, paso_stones(lance, o), 0.0)
         for pat, sel in subs:
             sol, sigma = _profile(lance, pat, v, team0, team1)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
@@ -305,9 +277,9 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
     n = d.shape[0]
     steps = np.zeros((n, 8), np.int64)
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY,)))
-    for lance, o, played, subs in _lance_parts(d, v):
+    for lance, o, played, subs in D.lance_parts(d, v):
         i = _COUNT_STEP[lance]
-        steps[:, 4 + i] += np.where(played, _paso_stones(lance, o), 0)
+        steps[:, 4 + i] += np.where(played, paso_stones(lance, o), 0).astype(np.int64)
         for pat, sel in subs:
             sol, sigma = _profile(lance, pat, v, team0, team1)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)

@@ -29,7 +29,8 @@ from musstats.rules.variant import Variant
 
 __all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY", "EV_KEY",
-           "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY"]
+           "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY",
+           "PLAYED_LANCES", "lance_parts"]
 
 DEALS = ("as-dealt", "after-mus")
 #: deals per block of a stream
@@ -196,6 +197,35 @@ def lance_states(deals: np.ndarray, lance: str, variant: Variant, pooled: bool) 
 
     return lance_features(np.ascontiguousarray(deals, np.int64), LANCE_INDEX[lance], lance_table(variant),
                           bool(pooled))
+
+
+#: the lances of a hand in order, juego and punto both (one of them is played)
+PLAYED_LANCES = ("grande", "chica", "pares", "juego", "punto")
+
+
+def lance_parts(deals: np.ndarray, variant: Variant):
+    """Per lance of ``PLAYED_LANCES``: (lance, outcome codes, played mask, [(pattern, deal
+    indices)] of the subgames in which the lance is bet).  Pares and juego are played when
+    somebody holds them, punto when nobody holds juego; a played lance outside every
+    subgame (held by one team only) is counted en paso."""
+    pm, jm = holder_masks(deals, variant)
+    for lance in PLAYED_LANCES:
+        o, _ = lance_states(deals, lance, variant, False)
+        if lance == "pares":
+            played = pm > 0
+        elif lance == "juego":
+            played = jm > 0
+        elif lance == "punto":
+            played = jm == 0
+        else:
+            played = np.ones(deals.shape[0], bool)
+        subs = []
+        for lance2, pat in SUBGAMES:
+            if lance2 == lance:
+                sel = np.nonzero(in_subgame(pm, jm, lance, pat) & played)[0]
+                if sel.size:
+                    subs.append((pat, sel))
+        yield lance, o, played, subs
 
 
 def check_deal(deal: str) -> str:

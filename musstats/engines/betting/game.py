@@ -43,10 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree
+from musstats.engines.betting.tree import ACCEPTED, ALL_SEATS, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
 
 __all__ = ["N_OUTCOMES", "outcome_code", "decode_outcome", "Payoff", "StonePayoff", "GamePayoff",
-           "DEFAULT_ORDAGO_STONES"]
+           "DEFAULT_ORDAGO_STONES", "paso_stones"]
 
 #: number of outcome codes: S in {0, 1} x V0 in 0..6 x V1 in 0..6
 N_OUTCOMES = 98
@@ -111,6 +111,13 @@ class StonePayoff(Payoff):
                 elif t.kind == ORDAGO:
                     u[i, o] = s * float(self.ordago)
         return u
+
+
+def paso_stones(lance: str, o: np.ndarray) -> np.ndarray:
+    """Team 0's stones when ``lance`` is played en paso, per outcome code (float)."""
+    tree = betting_tree(lance, ALL_SEATS)
+    row = next(i for i, t in enumerate(tree.terminals) if t.kind == PASO)
+    return StonePayoff().table(tree)[row, o]
 
 
 # ---------------------------------------------------------------------------
