@@ -1,7 +1,10 @@
 """Regenerate the shipped discard strategy tables (musstats/data/discard_<deck>_off.npz).
 
 Iterated best response from the "reyes-pairs" heuristic; prints, per iteration, how many
-entries changed and the mean gain, and the total time.  Deterministic for a given seed.
+entries changed and the mean gain, and the total time.  Then the cut-the-mus flags: the
+plain comparison (cut now against a mus round, on every deal; shipped), then sweeps until
+they are a fixed point (a player cuts exactly when that beats a mus round on the deals in
+which the other three ask for mus with these flags; recorded beside them).  Deterministic for a given seed.
 
     python scripts/build_discard_table.py --variant 8-reyes
 """
@@ -13,7 +16,7 @@ import os
 import time
 
 from musstats.tables.policies import table_path
-from musstats.analysis.discard_table import build_table, cut_flags_for, save_table
+from musstats.analysis.discard_table import build_table, cut_fixed_point, cut_flags_for, save_table
 from musstats.rules.variant import make_variant
 
 
@@ -41,10 +44,8 @@ def main() -> None:
                                                    for row in data["history"]],
                               int(data["trials"]), int(data["seed"]), bool(data["converged"]))
         t0 = time.perf_counter()
-        cut = cut_flags_for(table.policy, v, trials=a.trials, seed=a.seed)
-        save_table(table, out, cut)
-        print(f"{v.name}: cut flags for {int(cut.sum())} of {cut.size} entries "
-              f"({time.perf_counter() - t0:.0f} s); written to {os.path.normpath(out)}")
+        _cut(table, v, a, out)
+        print(f"{time.perf_counter() - t0:.0f} s")
         return
     runner = None
     if a.scheduler:
@@ -54,12 +55,24 @@ def main() -> None:
     t0 = time.perf_counter()
     table = build_table(v, trials=a.trials, max_iter=a.max_iter, seed=a.seed, runner=runner,
                         progress=lambda msg: print(msg, flush=True))
+    print(f"{v.name}: {len(table.sweeps)} iterations, converged={table.converged}", flush=True)
+    _cut(table, v, a, out, runner)
+    print(f"{time.perf_counter() - t0:.0f} s total")
+
+
+def _cut(table, v, a, out, runner=None) -> None:
+    """The cut flags (the plain comparison, shipped), then their fixed point (recorded beside
+    them: see README, "Who cuts the mus"); write the table with both."""
     t1 = time.perf_counter()
-    cut = cut_flags_for(table.policy, v, trials=a.trials, seed=a.seed)
-    print(f"cut flags: {int(cut.sum())} of {cut.size} entries ({time.perf_counter() - t1:.0f} s)", flush=True)
-    save_table(table, out, cut)
-    print(f"{v.name}: {len(table.sweeps)} iterations, converged={table.converged}, "
-          f"{time.perf_counter() - t0:.0f} s total; written to {os.path.normpath(out)}")
+    plain = cut_flags_for(table.policy, v, trials=a.trials, seed=a.seed)
+    print(f"plain cut flags: {int(plain.sum())} of {plain.size} entries ({time.perf_counter() - t1:.0f} s)",
+          flush=True)
+    fp = cut_fixed_point(table.policy, v, start=plain, trials=a.trials, seed=a.seed, runner=runner,
+                         progress=lambda msg: print(msg, flush=True))
+    print(f"fixed point: {int(fp.cut.sum())} of {fp.cut.size} cut (per seat {fp.cut.sum(axis=1).tolist()}), "
+          f"converged={fp.converged}", flush=True)
+    save_table(table, out, plain, fp)
+    print(f"written to {os.path.normpath(out)}")
 
 
 if __name__ == "__main__":

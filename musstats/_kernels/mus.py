@@ -14,12 +14,15 @@ import numpy as np
 from numba import njit, prange
 
 from musstats._kernels.dealing import hand_index, shuffle, sorted_hand
+from musstats._kernels.exact import _ways
 from musstats._kernels.jokers import fix_jokers, work_arrays
 from musstats._kernels.lances import team_net
+from musstats._kernels.rng import M32, bounded
 from musstats._kernels.rng import next64 as _next
 from musstats._kernels.rng import seed_state as _seed_state
 
-__all__ = ["WIN", "EV_SUM", "EV_SQ", "N_COL", "NO_MUS", "mus_rounds", "keep_sets_eval", "deals_after_mus"]
+__all__ = ["WIN", "EV_SUM", "EV_SQ", "N_COL", "NO_MUS", "mus_rounds", "deal_restricted", "count_restricted",
+           "keep_sets_eval", "deals_after_mus"]
 
 # columns per keep-set and lance
 WIN, EV_SUM, EV_SQ = range(3)
@@ -93,23 +96,114 @@ def _mus_rounds(hands, stock, n_stock, pile, pile_owner, n_pile, first_round, ro
     return n_stock, n_pile
 
 
+@njit(cache=True)
+def deal_restricted(hands, seat, user_cards, pool, n_pool, ok_list, cum, n_ok, hcls, hmul, hk, st, max_attempts):
+    """Deal every seat but ``seat`` a hand uniformly among the deals in which seat q's hand
+    is one of ``ok_list[q, :n_ok[q]]``, without dealing and rejecting whole hands at random.
+
+    Each seat's hand is drawn on its own, uniformly among the allowed physical hands that
+    the unseen cards make (a class by its share of combinations, ``cum[q]`` cumulative,
+    then its cards); the deal is kept when no card was drawn twice.  Every allowed deal
+    is then equally likely.  ``pool[c, :n_pool[c]]``: the unseen card ids of class c
+    (reordered in place); ``hcls``/``hmul``/``hk``: distinct classes of each hand, their
+    multiplicities, how many.  Returns the proposals made (-1 after ``max_attempts``)."""
+    n = hands.shape[0]
+    att = 0
+    while True:
+        att += 1
+        if att > max_attempts:
+            return -1
+        used = np.uint64(0)
+        ok = True
+        for q in range(n):
+            if q == seat:
+                for i in range(4):
+                    hands[q, i] = user_cards[i]
+                continue
+            # the class: the first cumulative count above a uniform draw (binary search)
+            r = bounded(_next(st) & M32, cum[q, n_ok[q] - 1], st)
+            lo = 0
+            hi = n_ok[q] - 1
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if cum[q, mid] > r:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            h = ok_list[q, lo]
+            j = 0
+            for i in range(hk[h]):
+                c = hcls[h, i]
+                top = n_pool[c]
+                for _ in range(hmul[h, i]):
+                    k = bounded(_next(st) & M32, top, st)
+                    top -= 1
+                    card = pool[c, k]
+                    pool[c, k] = pool[c, top]
+                    pool[c, top] = card
+                    bit = np.uint64(1) << np.uint64(card)
+                    if used & bit:
+                        ok = False
+                    used |= bit
+                    hands[q, j] = card
+                    j += 1
+            if not ok:
+                break
+        if ok:
+            return att
+
+
+@njit(cache=True)
+def count_restricted(others, n_pool, ok_list, n_ok, hcls, hmul, hk, binom):
+    """The number of deals of the unseen cards to the three seats ``others`` in which each
+    holds one of his allowed hands (``ok_list``/``n_ok`` as for :func:`deal_restricted`),
+    counted class by class: sum over allowed h1, h2, h3 of the ways to deal them in turn."""
+    avail = n_pool.copy()
+    q1, q2, q3 = others[0], others[1], others[2]
+    total = 0
+    for a in range(n_ok[q1]):
+        h1 = ok_list[q1, a]
+        w1 = _ways(h1, avail, hcls, hmul, hk, binom)
+        if w1 == 0:
+            continue
+        for i in range(hk[h1]):
+            avail[hcls[h1, i]] -= hmul[h1, i]
+        for b in range(n_ok[q2]):
+            h2 = ok_list[q2, b]
+            w2 = _ways(h2, avail, hcls, hmul, hk, binom)
+            if w2 == 0:
+                continue
+            for i in range(hk[h2]):
+                avail[hcls[h2, i]] -= hmul[h2, i]
+            w3 = 0
+            for c in range(n_ok[q3]):
+                w3 += _ways(ok_list[q3, c], avail, hcls, hmul, hk, binom)
+            total += w1 * w2 * w3
+            for i in range(hk[h2]):
+                avail[hcls[h2, i]] += hmul[h2, i]
+        for i in range(hk[h1]):
+            avail[hcls[h1, i]] += hmul[h1, i]
+    return total
+
+
 @njit(cache=True, parallel=True)
 def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
-                   card_class, k_cls, idx4, team, tab, n_opt, base, reject, visto, policy_visto):
+                   card_class, k_cls, idx4, team, tab, n_opt, base, visto, policy_visto, restricted, pool0, n_pool,
+                   ok_list, cum, n_ok, hcls, hmul, hk):
     """Evaluate each user keep mask on the same deals (common random numbers).
 
     ``n_opt``/``base``: joker identity options per hand (ten kings; trivial otherwise), the
-    showdown uses ``tab`` rows of the plain hands.  A deal is dealt again when another
-    seat's first-dealt hand ``h`` has ``reject[seat, h]`` (the 4-5-6-7 redeal; the
-    condition that the others ask for mus).  With ``visto`` the keep masks are for a
-    mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed by
+    showdown uses ``tab`` rows of the plain hands.  With ``restricted`` the other seats'
+    first-dealt hands are drawn by :func:`deal_restricted` (its arguments ``pool0`` ..
+    ``hk``) among the allowed ones only (the 4-5-6-7 redeal; the condition that the others
+    ask for mus).  With ``visto`` the keep masks are for a mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed by
     ``rounds`` ordinary rounds by ``policy``.  The mask ``NO_MUS`` (16) means the user cuts:
     nobody changes cards (with ``visto`` the visto round still happens, the user keeping all).
 
     Returns (acc int64 [chunks, n_keep, 5, 3] with per lance: team-best count, sum and
     sum of squares of net stones; tot int64 [chunks, n_keep] sum of total net stones;
     cross int64 [chunks, n_keep, n_keep] sum of products of the totals; attempts int64
-    [chunks] deals dealt, rejected ones included).
+    [chunks] deals proposed, rejected ones included; -1 when none met the conditions).
     """
     n_chunks = seeds.shape[0]
     n_keep = keep_masks.shape[0]
@@ -143,18 +237,34 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         plain = np.empty(n, np.int64)
         n_att = 0
         hopeless = False
+        pool = pool0.copy()
         for t in range(chunk_trials[ch]):
-            redo = True
-            while redo:
-                n_att += 1
-                if t == 0 and n_att > 1_000_000:
+            if restricted:
+                a = deal_restricted(hands0, seat, user_cards, pool, n_pool, ok_list, cum, n_ok, hcls, hmul, hk,
+                                    st, 1_000_000)
+                if a < 0:
                     hopeless = True
                     break
+                n_att += a
+                # the stock: the unseen cards nobody was dealt, shuffled
+                j = 0
+                for i in range(n_unseen):
+                    dealt = False
+                    for q in range(n):
+                        if q != seat:
+                            for k2 in range(4):
+                                if hands0[q, k2] == unseen[i]:
+                                    dealt = True
+                    if not dealt:
+                        deck[j] = unseen[i]
+                        j += 1
+                shuffle(deck, j, st)
+            else:
+                n_att += 1
                 shuffle(deck, n_unseen, st, n_shuffle)
                 # the shuffled cards are at the end of ``deck``: deal from there, the stock's
                 # top (drawn first) is just below the dealt cards
                 j = n_unseen
-                redo = False
                 for q in range(n):
                     for i in range(4):
                         if q == seat:
@@ -162,10 +272,6 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                         else:
                             j -= 1
                             hands0[q, i] = deck[j]
-                    if q != seat and reject[q, hand_index(hands0[q], card_class, k_cls, idx4)] != 0:
-                        redo = True
-            if hopeless:
-                break
             # the reshuffles of this trial's mus rounds use their own stream, the same
             # for every keep-set (common random numbers)
             _seed_state(_next(st), st_round)

@@ -9,6 +9,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from musstats.base.errors import MusError
 from musstats.engines.distributed import local_runner
 from musstats.engines.musphase import evaluate_keeps
 from musstats.tables.context import make_context
@@ -16,8 +17,8 @@ from musstats.tables.hands import hand_cards, hand_tables
 from musstats.tables.policies import get_policy, heuristic_policy, keep_options
 from musstats.rules.variant import Variant
 
-__all__ = ["SWITCH_SE", "Sweep", "StrategyTable", "best_response", "build_table", "cut_flags_for",
-           "save_table"]
+__all__ = ["SWITCH_SE", "Sweep", "StrategyTable", "CutFixedPoint", "best_response", "build_table",
+           "cut_flags_for", "cut_response", "cut_fixed_point", "save_table"]
 
 #: an entry switches only when the best keep-set beats its current one by this many SE
 SWITCH_SE = 2.0
@@ -125,17 +126,20 @@ def build_table(
     return table
 
 
-def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, seed: int = 2026) -> np.ndarray:
-    """bool [4, H]: cutting the mus now is worth at least a mus round with the table keep-set.
+def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, seed: int = 2026,
+                  hands: Iterable[int] | None = None) -> np.ndarray:
+    """bool [4, H]: cutting the mus now is worth at least a mus round with the table keep-set,
+    on every deal (the plain comparison; the start of :func:`cut_fixed_point`).
 
     Cut now: the exact showdown; mus: the entry's keep-set with everyone else on ``policy``.
+    ``hands``: only these (the other entries stay False).
     """
     from musstats.engines.exact import ALL_STATS, exact_counts
 
     t = hand_tables(variant)
     ev_i = ALL_STATS.index("ev_net")
     cut = np.zeros((4, t.n_hands), bool)
-    for h in range(t.n_hands):
+    for h in range(t.n_hands) if hands is None else hands:
         ctx = make_context(variant, hand_cards(h, variant), "mano")
         counts, totals = exact_counts(ctx, seats=range(4))
         for s in range(4):
@@ -146,17 +150,118 @@ def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, se
     return cut
 
 
-def save_table(table: StrategyTable, path: str, cut: np.ndarray | None = None) -> None:
-    """Write the table, its history and the cut flags to ``path`` (.npz) atomically."""
+def cut_response(
+    entries: Iterable[tuple[int, int]], policy: np.ndarray, cut: np.ndarray, variant: Variant, trials: int,
+    seed: int,
+) -> list[tuple[int, int, float, float]]:
+    """For each (seat, hand): (seat, hand, gain of cutting over a mus round, its SE) in stones,
+    on the deals in which the other three ask for mus with the flags ``cut`` [4, H].
+
+    Cutting: nobody changes cards; the mus round: the entry's keep-set of ``policy``, the
+    others too.  Both on the same deals (common random numbers), en paso.  When the hand
+    leaves some other seat no hand he would ask with, the mus never happens and the choice
+    does not matter: gain 0 with SE 0."""
+    from musstats._kernels.mus import NO_MUS
+
+    out = []
+    for s, h in entries:
+        ctx = make_context(variant, hand_cards(h, variant), s + 1)
+        try:
+            ev = evaluate_keeps(ctx, [NO_MUS, int(policy[s, h])], policy, trials=trials, seed=seed,
+                                spawn_key=(s, h, 2), others_ask=True, cut=cut)
+        except MusError:
+            out.append((s, h, 0.0, 0.0))
+            continue
+        out.append((s, h, float(ev.total[0] - ev.total[1]), ev.diff_se(0, 1)))
+    return out
+
+
+def _cut_response_chunk(entries: Sequence[tuple[int, int]], job: tuple) -> list:
+    """:func:`cut_response` of one chunk of entries; ``job`` = (policy, cut, variant, trials, seed)."""
+    return cut_response(entries, *job)
+
+
+@dataclass
+class CutFixedPoint:
+    """Cut flags bool [4, H] that answer themselves, and the sweeps that found them."""
+
+    cut: np.ndarray
+    sweeps: list[Sweep] = field(default_factory=list)
+    trials: int = 0
+    seed: int = 0
+    converged: bool = False
+
+
+def cut_fixed_point(
+    policy: np.ndarray,
+    variant: Variant = Variant(),
+    *,
+    start: np.ndarray | None = None,
+    trials: int = 20_000,
+    seed: int = 2026,
+    max_iter: int = 30,
+    runner: Callable | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> CutFixedPoint:
+    """Cut flags as a fixed point: a player cuts exactly when cutting beats a mus round on the
+    deals in which the other three ask for mus with these same flags.
+
+    Sweeps from ``start`` (default :func:`cut_flags_for`'s plain comparison, which ignores
+    who asks), seat after seat: every hand of the seat answers the other seats' current
+    flags (a seat's own flags do not enter its comparison, so this is his best response),
+    a flag switching only when the other choice is better by more than :data:`SWITCH_SE`
+    standard errors; until a whole sweep changes nothing (``converged``) or ``max_iter``."""
+    t = hand_tables(variant)
+    cut = np.array(cut_flags_for(policy, variant, trials, seed) if start is None else start, bool)
+    fp = CutFixedPoint(cut.copy(), trials=trials, seed=seed)
+    for it in range(1, max_iter + 1):
+        t0 = time.perf_counter()
+        gains = []
+        for s in range(4):
+            entries = [(s, h) for h in range(t.n_hands)]
+            chunks = [entries[i: i + 64] for i in range(0, len(entries), 64)]
+            results = [r for part in (runner or local_runner)(_cut_response_chunk, chunks,
+                                                                (policy, cut, variant, trials, seed)) for r in part]
+            new = cut.copy()
+            for _, h, gain, se in results:
+                if abs(gain) > SWITCH_SE * se and (gain > 0) != cut[s, h]:
+                    new[s, h] = gain > 0
+                    gains.append(abs(gain))
+            cut = new
+        n = 4 * t.n_hands
+        sweep = Sweep(it, len(gains), n, float(np.sum(gains) / n), float(np.mean(gains)) if gains else 0.0,
+                      time.perf_counter() - t0)
+        fp.sweeps.append(sweep)
+        fp.cut = cut
+        if progress:
+            progress(f"cut sweep {it}: {sweep.changed} of {n} flags switched ({int(cut.sum())} cut), "
+                     f"mean gain {sweep.mean_gain:.4f} stones ({sweep.seconds:.0f} s)")
+        if sweep.changed == 0:
+            fp.converged = True
+            break
+    return fp
+
+
+def _history(sweeps: Sequence[Sweep]) -> np.ndarray:
+    return np.array([[s.iteration, s.changed, s.entries, s.mean_gain, s.mean_gain_changed, s.seconds]
+                     for s in sweeps], np.float64).reshape(-1, 6)
+
+
+def save_table(table: StrategyTable, path: str, cut: np.ndarray | None = None,
+               fixed: CutFixedPoint | None = None) -> None:
+    """Write the table, its history, the cut flags (``cut``, what :func:`cut_flags` reads) and
+    their fixed point with its sweeps (``cut_fixed``, ``cut_history``, ``cut_converged``) to
+    ``path`` (.npz) atomically."""
     from musstats.base.files import atomic_write
 
-    hist = np.array([[s.iteration, s.changed, s.entries, s.mean_gain, s.mean_gain_changed, s.seconds]
-                     for s in table.sweeps], np.float64)
-    extra = {} if cut is None else {"cut": cut}
+    hist = _history(table.sweeps)
+    extra: dict = {} if cut is None else {"cut": cut}
+    if fixed is not None:
+        extra.update(cut_fixed=fixed.cut, cut_history=_history(fixed.sweeps), cut_converged=fixed.converged)
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:
             np.savez_compressed(f, policy=table.policy, history=hist, trials=table.trials,
-                                seed=table.seed, converged=table.converged, **extra)  # type: ignore[arg-type]
+                                seed=table.seed, converged=table.converged, **extra)
 
     atomic_write(path, write)

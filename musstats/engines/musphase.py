@@ -17,6 +17,7 @@ from musstats.rules.cards import Card
 from musstats.rules.labels import LANCES
 from musstats.rules.variant import Variant
 from musstats.tables.hands import hand_tables
+from musstats.tables.kernel import kernel_tables
 from musstats.rules.seats import FOUR
 from musstats.tables.context import Context, redeal_hand
 from musstats.tables.policies import cut_flags, get_policy, visto_policy
@@ -31,6 +32,10 @@ N_CHUNKS = 64
 CHUNK_MAX = 16_384
 #: chunks per kernel call (about half a second): Ctrl-C and progress act between calls
 BATCH_CHUNKS = 8
+#: the share of deals meeting a restriction is counted exactly (not estimated from the
+#: proposals) when the other seats' numbers of allowed hands multiply to at most this
+#: (a few ms; the rare conditions, where the estimate would be poorest)
+EXACT_SHARE_MAX = 1_000_000
 
 
 @dataclass
@@ -100,6 +105,7 @@ def evaluate_keeps(
     seed: int | None = None,
     spawn_key: tuple[int, ...] = (),
     others_ask: bool = False,
+    cut: np.ndarray | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> KeepEval:
@@ -112,8 +118,11 @@ def evaluate_keeps(
     :func:`visto_policy` there.  The mask ``NO_MUS`` (16) is "the user cuts": nobody
     changes cards.  With ``others_ask`` only deals in which none of the other three holds a
     hand he would cut with count (the mus happens only when all four ask for it);
-    ``KeepEval.p_deal_kept`` is their share.  The context's masks (the 4-5-6-7 redeal)
-    redraw a deal in which another seat is dealt a hand outside them.  Ctrl-C between
+    ``KeepEval.p_deal_kept`` is their share; ``cut`` bool [4, H] are the hands the others
+    cut with (default: the shipped flags, :func:`cut_flags`).  The context's masks (the
+    4-5-6-7 redeal) likewise keep another seat's hand inside them.  Such conditions are met
+    by drawing the other hands among the allowed ones (:func:`_restricted_deal`), not by
+    rejecting deals, so that rare conditions cost no more than common ones.  Ctrl-C between
     batches returns the deals done so far (``KeepEval.partial``).
     """
     from musstats._kernels.mus import keep_sets_eval
@@ -149,10 +158,14 @@ def evaluate_keeps(
     if ctx.allowed is not None:
         reject[~ctx.allowed] = 1
     if others_ask:
-        reject[cut_flags(variant)] = 1
+        flags = cut_flags(variant) if cut is None else np.asarray(cut, bool)
+        if flags.shape != (4, t.n_hands):
+            raise MusError(f"cut flags must be bool [4, {t.n_hands}]")
+        reject[flags] = 1
+    restricted, scale, exact_share = _restricted_deal(ctx, unseen, reject)
     args = (user, unseen, ctx.seat, masks, np.ascontiguousarray(policy, np.int64), rounds, deck_ids(variant),
             t.n_classes, t.idx4.astype(np.int64), ctx.team, ctx.lances, ctx.jokers.n_options, ctx.jokers.base,
-            reject, visto, np.ascontiguousarray(pol_visto, np.int64))
+            visto, np.ascontiguousarray(pol_visto, np.int64), *restricted)
     k_n = masks.shape[0]
     acc = np.zeros((k_n, 5, 3), np.int64)
     tot = np.zeros(k_n, np.int64)
@@ -176,8 +189,59 @@ def evaluate_keeps(
     p_team, _ = proportion(acc[:, :, 0], n)
     mean_tot = tot / n
     cov = covariance(tot, cross, n)
-    return KeepEval(masks, n, seed, ev, ev_se, p_team, mean_tot, cov, acc[:, :, 2] / n, float(n / att),
-                    partial)
+    return KeepEval(masks, n, seed, ev, ev_se, p_team, mean_tot, cov, acc[:, :, 2] / n,
+                    float(n / att * scale) if exact_share is None else float(exact_share), partial)
+
+
+def _restricted_deal(ctx: Context, unseen: np.ndarray, reject: np.ndarray) -> tuple[tuple, float, float | None]:
+    """The arguments of the kernel's restricted dealer (:func:`musstats._kernels.mus.deal_restricted`)
+    for the rejection mask ``reject`` [players, H] (a flag off when nothing is rejected), the
+    factor that turns its acceptance rate into the share of deals that meet the mask, and that
+    share counted exactly when the allowed hands are few enough (else None).
+
+    A proposal draws each other seat's hand among its F_q allowed hands of the unseen cards
+    and is kept when no card repeats, so P(a deal meets the mask) = acceptance * prod_q F_q /
+    prod_k C(unseen - 4 k, 4) over the other seats."""
+    from math import comb, prod
+
+    t = ctx.tables
+    card_class = deck_ids(ctx.variant)
+    k_cls = t.n_classes
+    n_pool = np.array([(card_class[unseen] == c).sum() for c in range(k_cls)], np.int64)
+    pool = np.zeros((k_cls, max(int(n_pool.max()), 1)), np.int64)
+    for c in range(k_cls):
+        pool[c, : n_pool[c]] = unseen[card_class[unseen] == c]
+    players = reject.shape[0]
+    counts = t.counts.astype(np.int64)
+    kt = kernel_tables(ctx.variant)
+    hcls, hmul, hk = kt.nz_cls, kt.nz_cnt, kt.nnz  # each hand's classes, how many of each, how many classes
+    binom = np.array([[comb(a, k) for k in range(5)] for a in range(int(n_pool.max()) + 1)], np.int64)
+    combos = binom[n_pool[None, :], counts].prod(axis=1)  # physical hands of each class in the unseen cards
+    ok_list = np.zeros((players, t.n_hands), np.int64)
+    cum = np.zeros((players, t.n_hands), np.int64)
+    n_ok = np.zeros(players, np.int64)
+    for q in range(players):
+        ok = np.nonzero((reject[q] == 0) & (combos > 0))[0]
+        ok_list[q, : len(ok)] = ok
+        cum[q, : len(ok)] = np.cumsum(combos[ok])
+        n_ok[q] = len(ok)
+    restricted = bool(reject.any())
+    scale, exact = 1.0, None
+    if restricted:
+        others = [q for q in range(players) if q != ctx.seat]
+        if any(n_ok[q] == 0 for q in others):
+            raise MusError("no deal satisfies the conditions (no allowed hand for some seat)")
+        for k, q in enumerate(others):
+            scale *= int(cum[q, n_ok[q] - 1]) / comb(len(unseen) - 4 * k, 4)
+        if len(others) == 3 and int(np.prod(n_ok[others])) <= EXACT_SHARE_MAX:
+            from musstats._kernels.mus import count_restricted
+
+            n = count_restricted(np.array(others, np.int64), n_pool, ok_list, n_ok, hcls, hmul, hk, binom)
+            if n == 0:
+                raise MusError("no deal satisfies the conditions (the allowed hands of the other seats "
+                               "cannot be dealt together)")
+            exact = n / prod(comb(len(unseen) - 4 * k, 4) for k in range(3))
+    return (restricted, pool, n_pool, ok_list, cum, n_ok, hcls, hmul, hk), scale, exact
 
 
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: int = 1,

@@ -274,7 +274,7 @@ def solve_game(game: Game, data: tuple[np.ndarray, np.ndarray, np.ndarray] | Dat
                config: SolveConfig = SolveConfig(), *,
                progress: Callable[[int, float, float | None], None] | None = None,
                evaluate: Callable[[np.ndarray], float] | None = None, eval_every: int = 0,
-               stop: Callable[[], bool] | None = None, warm: Strategy | None = None) -> Strategy:
+               stop: Callable[[], bool] | None = None) -> Strategy:
     """Run DCFR for ``config.iterations`` iterations.
 
     ``data``: a fixed pool ``(st, o, w)`` replayed every iteration, or a callable

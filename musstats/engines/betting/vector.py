@@ -361,7 +361,7 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
                  progress: Callable[[int, float, float | None], None] | None = None,
                  evaluate: Callable[[np.ndarray], float] | None = None, eval_every: int = 0,
                  stop: Callable[[], bool] | None = None, alternate: bool = True,
-                 batch_growth: float = 0.0, warm: Strategy | None = None) -> Strategy:
+                 batch_growth: float = 0.0) -> Strategy:
     """DCFR (or CFR+) by public chance sampling: ``config.iterations`` iterations of
     ``batch`` fresh samples per owner (times ``1 + batch_growth * (t - 1)`` at iteration
     ``t``), alternating updates (each owner against the others' latest strategies) or
