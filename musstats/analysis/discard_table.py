@@ -183,7 +183,7 @@ def _cut_response_chunk(entries: Sequence[tuple[int, int]], job: tuple) -> list:
 
 @dataclass
 class CutFixedPoint:
-    """Cut flags bool [4, H] that answer themselves, and the sweeps that found them."""
+    """Cut flags bool [4, H] after the sweeps (a fixed point when ``converged``), and the sweeps."""
 
     cut: np.ndarray
     sweeps: list[Sweep] = field(default_factory=list)
