@@ -87,9 +87,10 @@ def test_restricted_dealer_equals_a_plain_python_walk():
     pool_k, pool_p = pool.copy(), pool.copy()
     hands = np.zeros((4, 4), np.int64)
     for _ in range(300):
-        att = deal_restricted(hands, 1, user, pool_k, n_pool, ok_list, cum, n_ok, hcls, hmul, hk, st, 10**6)
+        att, dealt = deal_restricted(hands, 1, user, pool_k, n_pool, ok_list, cum, n_ok, hcls, hmul, hk, st, 10**6)
         att_p, hands_p = _deal_py(1, user, pool_p, n_pool, ok_list, cum, n_ok, hcls, hmul, hk, s)
         assert att == att_p and hands.tolist() == hands_p
+        assert int(dealt) == sum(1 << c for q in (0, 2, 3) for c in hands_p[q])  # the other seats' cards
         assert len(set(hands.ravel().tolist())) == 16
         for q in (0, 2, 3):
             assert (CC[hands[q]] == 0).sum() >= 2  # two reyes or more

@@ -106,13 +106,14 @@ def deal_restricted(hands, seat, user_cards, pool, n_pool, ok_list, cum, n_ok, h
     then its cards); the deal is kept when no card was drawn twice.  Every allowed deal
     is then equally likely.  ``pool[c, :n_pool[c]]``: the unseen card ids of class c
     (reordered in place); ``hcls``/``hmul``/``hk``: distinct classes of each hand, their
-    multiplicities, how many.  Returns the proposals made (-1 after ``max_attempts``)."""
+    multiplicities, how many.  Returns the proposals made (-1 after ``max_attempts``) and the
+    dealt cards as a bitmask (bit c = card id c)."""
     n = hands.shape[0]
     att = 0
     while True:
         att += 1
         if att > max_attempts:
-            return -1
+            return -1, np.uint64(0)
         used = np.uint64(0)
         ok = True
         for q in range(n):
@@ -150,39 +151,38 @@ def deal_restricted(hands, seat, user_cards, pool, n_pool, ok_list, cum, n_ok, h
             if not ok:
                 break
         if ok:
-            return att
+            return att, used
 
 
 @njit(cache=True)
-def count_restricted(others, n_pool, ok_list, n_ok, hcls, hmul, hk, binom):
+def count_restricted(others, n_pool, ok_list, n_ok, counts, hcls, hmul, hk, binom):
     """The number of deals of the unseen cards to the three seats ``others`` in which each
     holds one of his allowed hands (``ok_list``/``n_ok`` as for :func:`deal_restricted`),
-    counted class by class: sum over allowed h1, h2, h3 of the ways to deal them in turn."""
-    avail = n_pool.copy()
+    counted class by class: sum over allowed h1, h2, h3 of the ways to deal them in turn
+    (``counts`` [H, K]: the class counts of each hand)."""
+    k_cls = n_pool.shape[0]
+    rem1 = np.empty(k_cls, np.int64)
+    rem2 = np.empty(k_cls, np.int64)
     q1, q2, q3 = others[0], others[1], others[2]
     total = 0
     for a in range(n_ok[q1]):
         h1 = ok_list[q1, a]
-        w1 = _ways(h1, avail, hcls, hmul, hk, binom)
+        w1 = _ways(h1, n_pool, hcls, hmul, hk, binom)
         if w1 == 0:
             continue
-        for i in range(hk[h1]):
-            avail[hcls[h1, i]] -= hmul[h1, i]
+        for k in range(k_cls):
+            rem1[k] = n_pool[k] - counts[h1, k]
         for b in range(n_ok[q2]):
             h2 = ok_list[q2, b]
-            w2 = _ways(h2, avail, hcls, hmul, hk, binom)
+            w2 = _ways(h2, rem1, hcls, hmul, hk, binom)
             if w2 == 0:
                 continue
-            for i in range(hk[h2]):
-                avail[hcls[h2, i]] -= hmul[h2, i]
+            for k in range(k_cls):
+                rem2[k] = rem1[k] - counts[h2, k]
             w3 = 0
             for c in range(n_ok[q3]):
-                w3 += _ways(ok_list[q3, c], avail, hcls, hmul, hk, binom)
+                w3 += _ways(ok_list[q3, c], rem2, hcls, hmul, hk, binom)
             total += w1 * w2 * w3
-            for i in range(hk[h2]):
-                avail[hcls[h2, i]] += hmul[h2, i]
-        for i in range(hk[h1]):
-            avail[hcls[h1, i]] += hmul[h1, i]
     return total
 
 
@@ -240,8 +240,8 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
         pool = pool0.copy()
         for t in range(chunk_trials[ch]):
             if restricted:
-                a = deal_restricted(hands0, seat, user_cards, pool, n_pool, ok_list, cum, n_ok, hcls, hmul, hk,
-                                    st, 1_000_000)
+                a, dealt = deal_restricted(hands0, seat, user_cards, pool, n_pool, ok_list, cum, n_ok, hcls, hmul,
+                                           hk, st, 1_000_000)
                 if a < 0:
                     hopeless = True
                     break
@@ -249,13 +249,7 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                 # the stock: the unseen cards nobody was dealt, shuffled
                 j = 0
                 for i in range(n_unseen):
-                    dealt = False
-                    for q in range(n):
-                        if q != seat:
-                            for k2 in range(4):
-                                if hands0[q, k2] == unseen[i]:
-                                    dealt = True
-                    if not dealt:
+                    if not (dealt >> np.uint64(unseen[i])) & np.uint64(1):
                         deck[j] = unseen[i]
                         j += 1
                 shuffle(deck, j, st)

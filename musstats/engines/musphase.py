@@ -215,7 +215,7 @@ def _restricted_deal(ctx: Context, unseen: np.ndarray, reject: np.ndarray) -> tu
     counts = t.counts.astype(np.int64)
     kt = kernel_tables(ctx.variant)
     hcls, hmul, hk = kt.nz_cls, kt.nz_cnt, kt.nnz  # each hand's classes, how many of each, how many classes
-    binom = np.array([[comb(a, k) for k in range(5)] for a in range(int(n_pool.max()) + 1)], np.int64)
+    binom = kt.binom  # C(n, k) for n up to the largest class (8 cards)
     combos = binom[n_pool[None, :], counts].prod(axis=1)  # physical hands of each class in the unseen cards
     ok_list = np.zeros((players, t.n_hands), np.int64)
     cum = np.zeros((players, t.n_hands), np.int64)
@@ -236,7 +236,7 @@ def _restricted_deal(ctx: Context, unseen: np.ndarray, reject: np.ndarray) -> tu
         if len(others) == 3 and int(np.prod(n_ok[others])) <= EXACT_SHARE_MAX:
             from musstats._kernels.mus import count_restricted
 
-            n = count_restricted(np.array(others, np.int64), n_pool, ok_list, n_ok, hcls, hmul, hk, binom)
+            n = count_restricted(np.array(others, np.int64), n_pool, ok_list, n_ok, counts, hcls, hmul, hk, binom)
             if n == 0:
                 raise MusError("no deal satisfies the conditions (the allowed hands of the other seats "
                                "cannot be dealt together)")
