@@ -27,7 +27,8 @@ LANCE_HELP = "grande|chica|pares|juego|punto"
               help="Also solve the lance's betting at the score with P(win the game) as the payoff (the "
                    "equilibrium figures; cached on disk).")
 @click.option("--iterations", type=str, default=None,
-              help="Iterations of the equilibrium solve [default: 200].")
+              help="Iterations of the equilibrium solve, always from scratch [default: 200, or 30 more from "
+                   "the solve of a score at most 8 points away when one is cached].")
 @click.option("--chart", is_flag=True, help="Draw the push/fold chart of the lance at the score (every hand and "
                                             "seat: call / accept frequency) to --out; no CARDS.")
 @click.option("--out", "out", type=str, default=None, help="With --chart: the image file (.png .svg .pdf).")
@@ -100,7 +101,9 @@ def _chart(lance, score, declared, variant, iterations, out, threads, quiet) -> 
     nc = (df.attrs.get("nashconv") or {}).get("nashconv")
     sc = df.attrs["score"]
     finish(f"wrote {p}: push/fold chart of the órdago at {df.attrs['lance']}, {sc['us']}-{sc['them']} "
-           f"(mano's team first), {df.attrs['iterations']} iterations, NashConv "
+           f"(mano's team first), {df.attrs['iterations']} iterations"
+           + (f" warm-started from the solve at {df.attrs['warm_start']}" if df.attrs.get("warm_start") else "")
+           + ", NashConv "
            f"{'–' if nc is None else f'{nc:.4f}'} P(win the game)\n")
 
 

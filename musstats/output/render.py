@@ -618,7 +618,9 @@ def render_ordago_eq(res) -> str:
         foot += (f"Equilibrium: the {d['lance']} betting"
                  + (f" ({eq['declared']} declared)" if eq.get("declared") else "")
                  + f" solved at {eq['score_team0']}-{eq['score_team1']} (mano's team first) with P(win the game) "
-                 f"as the payoff, {eq['iterations']} iterations ({eq['strategy_source']}); NashConv {ncs} P(win the "
+                 f"as the payoff, {eq['iterations']} iterations"
+                 + (f" warm-started from the solve at {eq['warm_start']}" if eq.get("warm_start") else "")
+                 + f" ({eq['strategy_source']}); NashConv {ncs} P(win the "
                  f"game); figures over {eq.get('deals', 0):,} deals weighted by the others' equilibrium reach "
                  f"(seed {eq.get('trials_seed')}).\n")
     out = _console_text(t) + foot + "Random hands: " + d["advice"] + "\n"

@@ -112,9 +112,11 @@ class Game:
         return sigma[b: b + int(self.tree.n_act[node])]
 
     def uniform(self) -> np.ndarray:
-        sigma = np.empty(self.n_slots)
-        for b, na in zip(self.iset_base, self.iset_n):
-            sigma[b: b + na] = 1.0 / na
+        n = np.asarray(self.iset_n, np.int64)
+        start = np.repeat(np.asarray(self.iset_base, np.int64), n)
+        within = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        sigma = np.zeros(self.n_slots)
+        sigma[start + within] = np.repeat(1.0 / n, n)
         return sigma
 
 

@@ -13,7 +13,7 @@ import json
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -76,6 +76,9 @@ class Spec:
     seed: int = DEFAULT_SEED
     method: str = "dcfr"
     solver: str = "auto"
+    #: a warm start (vector solver): what the solve went on from, e.g. "score 12-21, 200
+    #: iterations"; ``iterations`` are then the ones added to it ("" for a cold solve)
+    warm: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", self.variant.lance_rules)
@@ -103,7 +106,7 @@ class Spec:
                 "info": self.info, "deck": self.variant.deck, "juego_real": self.variant.juego_real,
                 "abstraction": self.abstraction.tag, "payoff": self.payoff.key, "iterations": self.iterations,
                 "batch": self.batch, "pool": self.pool, "seed": self.seed, "method": self.method,
-                "solver": self.solver}
+                "solver": self.solver, **({"warm": self.warm} if self.warm else {})}
 
     @property
     def key(self) -> str:
@@ -145,6 +148,7 @@ class Solved:
     history: list = field(default_factory=list)  # (iteration, seconds, nashconv lower, upper)
     source: str = "solved"
     train_seconds: float | None = None
+    state: Any = None  # the solver's final state (vector.SolverState) when asked for
 
     def describe(self) -> dict:
         return {**self.spec.fields(), "name": self.spec.name, "iterations_done": self.iterations,
@@ -165,7 +169,8 @@ def prepare(game: Game, deals: np.ndarray, variant: Variant, lance: str) -> tupl
 
 def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,
                   stop: Callable[[], bool] | None = None, eval_deals: int | None = None,
-                  history_every: int = 0, history_deals: int | None = None, pools: dict | None = None) -> Solved:
+                  history_every: int = 0, history_deals: int | None = None, pools: dict | None = None,
+                  start=None, keep_state: bool = False) -> Solved:
     """Solve one subgame with its spec's solver, then measure its NashConv.
 
     * ``vector`` (hands as dealt): ``spec.iterations`` iterations of DCFR by public chance
@@ -178,10 +183,16 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
 
     With ``history_every`` the exploitability is also estimated every so many iterations
     on smaller samples (``history_deals``) for the convergence plot: rows (iteration,
-    training seconds, NashConv lower bound, in-sample value)."""
+    training seconds, NashConv lower bound, in-sample value).
+
+    Vector solver only: ``start`` (a :class:`.vector.SolverState` of the same tree, described
+    by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
+    ``Solved.state``."""
     if spec.solver == "vector":
         return _solve_vector(spec, progress=progress, stop=stop, eval_deals=eval_deals, history_every=history_every,
-                             history_deals=history_deals)
+                             history_deals=history_deals, start=start, keep_state=keep_state)
+    if start is not None or spec.warm:
+        raise MusError("a warm start needs the vector solver")
     t0 = time.perf_counter()
     iterations, batch, pool = spec._sizes()
     eval_deals = EVAL_DEALS if eval_deals is None else int(eval_deals)
@@ -239,7 +250,7 @@ HISTORY_SAMPLES = 10_000
 
 
 def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, history_every=0,
-                  history_deals=None) -> Solved:
+                  history_deals=None, start=None, keep_state=False) -> Solved:
     from musstats.engines.betting.vector import solve_vector, vector_exploitability, vector_game
 
     t0 = time.perf_counter()
@@ -256,8 +267,11 @@ def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, hist
             marks.append((e.nashconv, e.nashconv_in))
             return e.nashconv_in
 
+    if start is not None and not spec.warm:
+        raise MusError("a warm start must be described in the spec (Spec.warm)")
     strat = solve_vector(vg, SolveConfig(iterations=iterations, method=spec.method), batch, spec.seed,
-                         progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop)
+                         progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop, start=start,
+                         keep_state=keep_state)
     history = [(it, round(sec, 3), round(lo, 6), round(hi, 6)) for (it, sec, _), (lo, hi) in zip(strat.history, marks)]
     ex = None
     if n_eval:
@@ -270,7 +284,7 @@ def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, hist
                         f"set); chosen on one sample, valued on an independent one (nashconv, a lower bound) and "
                         f"in-sample (nashconv_in, biased up)")
     return Solved(spec, game, strat.sigma, strat.iterations, strat.partial, time.perf_counter() - t0, ex, history,
-                  train_seconds=round(strat.seconds, 2))
+                  train_seconds=round(strat.seconds, 2), state=strat.meta.get("state"))
 
 
 def _samples(spec: Spec, game: Game, n: int):
@@ -368,9 +382,11 @@ _MEMO: dict[str, Solved] = {}
 
 
 def get_solved(spec: Spec, *, solve: bool = True, progress=None, stop=None, cache: bool = True,
-               eval_deals: int | None = None) -> Solved | None:
+               eval_deals: int | None = None, start=None, keep_state: bool = False) -> Solved | None:
     """The solved subgame of ``spec``: from memory, the shipped file, the disk cache, or
-    (with ``solve``) a fresh solve that is then cached.  None if absent and not solved."""
+    (with ``solve``) a fresh solve that is then cached.  None if absent and not solved.
+    ``start`` and ``keep_state`` go to a fresh solve (:func:`solve_subgame`); the state is
+    not cached here."""
     key = spec.key
     if key in _MEMO:
         return _MEMO[key]
@@ -385,7 +401,8 @@ def get_solved(spec: Spec, *, solve: bool = True, progress=None, stop=None, cach
     if got is None:
         if not solve:
             return None
-        got = solve_subgame(spec, progress=progress, stop=stop, eval_deals=eval_deals)
+        got = solve_subgame(spec, progress=progress, stop=stop, eval_deals=eval_deals, start=start,
+                            keep_state=keep_state)
         if cache and not got.partial:
             save_npz(f"strategy-{spec.lance}-{spec.pattern}-{spec.deal}-{spec.info}-{key}", _pack(got))
     if not got.partial:

@@ -53,7 +53,7 @@ from musstats.engines.betting.solver import CHUNKS, Game, SolveConfig, Strategy,
 from musstats.engines.betting.tree import LANCE_INDEX
 from musstats.rules.variant import Variant
 
-__all__ = ["VectorGame", "vector_game", "solve_vector", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
+__all__ = ["VectorGame", "vector_game", "solve_vector", "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
 
 #: dtype of the per-chunk regret sums (summed in float64 afterwards)
 ACC_DTYPE = np.float32
@@ -361,13 +361,19 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
                  progress: Callable[[int, float, float | None], None] | None = None,
                  evaluate: Callable[[np.ndarray], float] | None = None, eval_every: int = 0,
                  stop: Callable[[], bool] | None = None, alternate: bool = True,
-                 batch_growth: float = 0.0) -> Strategy:
+                 batch_growth: float = 0.0, start: "SolverState | None" = None,
+                 keep_state: bool = False) -> Strategy:
     """DCFR (or CFR+) by public chance sampling: ``config.iterations`` iterations of
     ``batch`` fresh samples per owner (times ``1 + batch_growth * (t - 1)`` at iteration
     ``t``), alternating updates (each owner against the others' latest strategies) or
     simultaneous ones.  ``evaluate(sigma in the game layout)`` every ``eval_every``
     iterations goes into the history (its time is not counted).  Returns the average
-    strategy in the game layout."""
+    strategy in the game layout.
+
+    ``start``: go on from a solver state of the same tree (a warm start, e.g. from the
+    solve of a neighbouring score): its regrets, strategy sums and current strategy, and
+    the iteration count after it.  ``keep_state``: the final state goes into
+    ``meta["state"]``."""
     from musstats._kernels.vcfr import average_owner, dcfr_update_owner
 
     if config.method not in ("dcfr", "cfr+"):
@@ -376,9 +382,16 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
         raise MusError(f"unknown CFR method {config.method!r}; accepted: dcfr, cfr+")
     plus = config.method == "cfr+"
     gamma = 1.0 if plus else config.gamma
-    R = vg.zeros()
-    S = vg.zeros()
-    sig = vg.uniform()
+    t_first = 1
+    if start is None:
+        R, S, sig = vg.zeros(), vg.zeros(), vg.uniform()
+    else:
+        if start.R.shape != (vg.n_rows, vg.MS):
+            from musstats.base.errors import MusError
+
+            raise MusError("a warm start needs the state of a solve of the same tree")
+        R, S, sig = start.R.astype(np.float64), start.S.astype(np.float64), start.sig.astype(np.float64)
+        t_first = int(start.t) + 1
     history: list[tuple[int, float, float]] = []
     t0 = time.perf_counter()
     done = 0
@@ -387,7 +400,7 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
     spent = 0.0
     C = int(config.chunks)
     with _sigint_flag() as flag:
-        for t in range(1, config.iterations + 1):
+        for t in range(t_first, t_first + config.iterations):
             if flag["stop"] or (stop is not None and stop()):
                 partial = True
                 break
@@ -404,19 +417,32 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
                     average_owner(S, R, sig, w, vg.tr, rb, m, k)
                     dcfr_update_owner(R, acc[i * nc: (i + 1) * nc], sig, rb, m, vg.own_nodes[k], vg.tr, float(t),
                                       config.alpha, config.beta, plus)
-            done = t
+            done = t - t_first + 1
             ex = None
-            if evaluate is not None and eval_every and (t % eval_every == 0 or t == config.iterations):
+            if evaluate is not None and eval_every and (done % eval_every == 0 or done == config.iterations):
                 e0 = time.perf_counter()
                 ex = float(evaluate(vg.to_game(_normalise_t(vg, S))))
                 spent += time.perf_counter() - e0
-                history.append((t, time.perf_counter() - t0 - spent, ex))
+                history.append((done, time.perf_counter() - t0 - spent, ex))
             if progress is not None:
-                progress(t, time.perf_counter() - t0 - spent, ex)
+                progress(done, time.perf_counter() - t0 - spent, ex)
     avg = vg.to_game(_normalise_t(vg, S))
-    return Strategy(vg.game, avg, done, partial, time.perf_counter() - t0 - spent, history,
-                    {"solver": config.describe(), "sampling": "vector", "batch": batch, "alternate": alternate,
-                     "batch_growth": batch_growth})
+    meta = {"solver": config.describe(), "sampling": "vector", "batch": batch, "alternate": alternate,
+            "batch_growth": batch_growth, "warm_from_iteration": None if start is None else int(start.t)}
+    if keep_state:
+        meta["state"] = SolverState(R, S, sig, t_first - 1 + done)
+    return Strategy(vg.game, avg, done, partial, time.perf_counter() - t0 - spent, history, meta)
+
+
+@dataclass(eq=False)
+class SolverState:
+    """Where DCFR stands after ``t`` iterations (T-layout arrays): the regrets ``R``, the
+    average-strategy sums ``S`` and the current strategy ``sig``."""
+
+    R: np.ndarray
+    S: np.ndarray
+    sig: np.ndarray
+    t: int
 
 
 def _normalise_t(vg: VectorGame, S: np.ndarray) -> np.ndarray:

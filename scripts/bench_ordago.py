@@ -1,0 +1,95 @@
+"""Benchmark of `musstats ordago` against equilibrium opponents (issue 14 speed targets),
+medians of one run, in a fresh cache folder.
+
+- a score never solved, nothing near it: the cold solve (200 iterations);
+- a score never solved, a solved score at most WARM_NEAR points away: the warm start
+  (30 more iterations from the neighbour's solver state);
+- a score solved before (from memory, and from the disk cache);
+- the push/fold chart of one lance at a new score near a solved one;
+- `musstats ordago` as a command (Python start and imports included) at a new warm score.
+
+Every solve's NashConv (P(win the game)) is printed beside its time.  The game model the
+scores are valued with is loaded once first (its time is printed too).
+Usage: python scripts/bench_ordago.py [--quick]
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
+    tmp = tempfile.mkdtemp(prefix="musstats-bench-ordago-")
+    os.environ["MUSSTATS_CACHE"] = tmp
+    from musstats.analysis import ordago_eq as E
+    from musstats.analysis.ordago import ordago, pushfold
+    from musstats.engines.betting import store
+    from musstats.rules.variant import Variant
+
+    hand, seat, lance = "R C 5 4", "postre", "grande"
+
+    def ask(score: str) -> tuple[float, dict]:
+        t0 = time.perf_counter()
+        r = ordago(hand, seat, lance=lance, score=score, equilibrium=True)
+        dt = time.perf_counter() - t0
+        eq = r.to_dict().get("equilibrium") or {}
+        return dt, eq
+
+    def line(kind: str, score: str, dt: float, eq: dict) -> None:
+        nc = eq.get("nashconv") or {}
+        print(f"{kind:8s} {score:6s} {dt:6.2f} s  iterations {eq.get('iterations')}  "
+              f"warm from {eq.get('warm_start') or '-'}  NashConv {nc.get('nashconv')} ± {nc.get('nashconv_se')} "
+              f"(in-sample {nc.get('nashconv_in')})", flush=True)
+
+    t0 = time.perf_counter()
+    E.next_hand_grid(Variant())
+    print(f"game model loaded in {time.perf_counter() - t0:.2f} s", flush=True)
+    ask("0-0")  # compile / load the kernels (its own solve is not counted)
+    cold_scores = ["10-10", "25-5", "5-30"] if not quick else ["10-10"]
+    warm_scores = {"10-10": ["11-10", "12-12", "9-14"], "25-5": ["27-6", "22-4"], "5-30": ["6-33"]}
+    cold, warm, cached, disk = [], [], [], []
+    for sc in cold_scores:
+        dt, eq = ask(sc)
+        line("cold", sc, dt, eq)
+        cold.append(dt)
+        for w in warm_scores[sc][: 1 if quick else None]:
+            dt, eq = ask(w)
+            line("warm", w, dt, eq)
+            warm.append(dt)
+    for _ in range(3):
+        dt, eq = ask(cold_scores[0])
+        cached.append(dt)
+    for _ in range(3):
+        store._MEMO.clear()
+        E._STATE_MEMO.clear()
+        dt, eq = ask(warm_scores[cold_scores[0]][0])
+        disk.append(dt)
+    t0 = time.perf_counter()
+    df = pushfold(lance=lance, score="13-12")
+    chart = time.perf_counter() - t0
+    env = dict(os.environ, MUSSTATS_CACHE=tmp)
+    cmd = []
+    for sc in (["12-10"] if quick else ["12-10", "26-7", "7-30"]):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "musstats", "ordago", *hand.split(), "--seat", seat, "--lance", lance,
+                        "--score", sc, "--quiet"], check=True, capture_output=True, env=env)
+        cmd.append(time.perf_counter() - t0)
+    med = statistics.median
+    print(f"\nmedians: cold {med(cold):.2f} s ({len(cold)}), warm {med(warm):.2f} s ({len(warm)}), "
+          f"solved before: memory {med(cached):.2f} s, disk {med(disk):.2f} s; push/fold chart frame at a warm "
+          f"score {chart:.2f} s (warm from {df.attrs.get('warm_start')}); as a command, warm {med(cmd):.2f} s "
+          f"({len(cmd)})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
