@@ -81,7 +81,7 @@ class Spec:
     seed: int = DEFAULT_SEED
     method: str = "dcfr"
     solver: str = "auto"
-    #: a warm start (vector solver): what the solve went on from, e.g. "score 12-21, 200
+    #: a warm start (vector solver): what the solve went on from, e.g. "score 12-21 after 200
     #: iterations"; ``iterations`` are then the ones added to it ("" for a cold solve)
     warm: str = ""
 
