@@ -302,8 +302,7 @@ def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, s
     it = None if iterations is None else checks.positive(iterations, "iterations", checks.MAX_ITERATIONS)
     tr = E.DEFAULT_EQ_TRIALS if trials is None else checks.positive(trials, "trials", 5_000_000)
     sd = E.DEFAULT_EQ_SEED if seed is None else checks.seed(seed)
-    ev = None if eval_samples is None else checks.positive(eval_samples, "evaluation samples",
-                                                                         1_000_000)
+    ev = None if eval_samples is None else checks.positive(eval_samples, "evaluation samples", 1_000_000)
     q = ctx.seat
     a, b = (us, them) if q % 2 == 0 else (them, us)
     decl = declared
@@ -357,8 +356,7 @@ def pushfold(*, lance: str = "grande", score: str | tuple[int, int] = "0-0", var
     pattern = declaration_pattern(name, None, None, decl or None, v)
     it = None if iterations is None else checks.positive(iterations, "iterations", checks.MAX_ITERATIONS)
     sd = E.DEFAULT_EQ_SEED if seed is None else checks.seed(seed)
-    ev = None if eval_samples is None else checks.positive(eval_samples, "evaluation samples",
-                                                                         1_000_000)
+    ev = None if eval_samples is None else checks.positive(eval_samples, "evaluation samples", 1_000_000)
     from musstats.analysis.game import game_model
 
     game_model(v, progress=progress)  # the values of the scores (cached)

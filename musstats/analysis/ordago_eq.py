@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -101,7 +101,7 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
         grid = next_hand_grid(variant)
     spec = score_spec(lance, pattern, variant, a, b, iterations=iterations, seed=seed, grid=grid)
 
-    def solve(sp: Spec, start=None, n_eval: int = DEFAULT_EQ_EVAL) -> Solved:
+    def solve(sp: Spec, n_eval: int, start=None) -> Solved:
         cb = None
         if progress is not None:
             total = int(sp.iterations or 0)
@@ -115,25 +115,25 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
 
     ev = DEFAULT_EQ_EVAL if eval_samples is None else int(eval_samples)
     if iterations is not None or not cache:
-        return solve(spec, n_eval=ev)
+        return solve(spec, ev)
     got = get_solved(spec, solve=False)  # solved cold here before
     if got is not None:
         return got
     fam = _family(lance, pattern, variant, seed, grid)
-    rec = _states(fam).get((a, b)) or _load_state(fam, a, b)
-    if rec is not None and rec[1]:  # warm-solved here before
-        got = get_solved(replace(spec, iterations=rec[2], warm=rec[1]), solve=False)
+    kept = _kept(fam, a, b)
+    if kept is not None and kept.warm:  # warm-solved here before
+        got = get_solved(replace(spec, iterations=kept.iterations, warm=kept.warm), solve=False)
         if got is not None:
             return got
     near = _nearest(fam, a, b, int(variant.target), WARM_NEAR)
     if near is None:
-        s = solve(spec, n_eval=ev)
-        _keep_state(fam, a, b, s, "")
+        s = solve(spec, ev)
+        _keep(fam, a, b, s, "")
         return s
     (a0, b0), st = near
     warm = f"score {a0}-{b0} after {st.t} iterations"
-    s = solve(replace(spec, iterations=WARM_ITERATIONS, warm=warm), st, WARM_EVAL if eval_samples is None else ev)
-    _keep_state(fam, a, b, s, warm)
+    s = solve(replace(spec, iterations=WARM_ITERATIONS, warm=warm), WARM_EVAL if eval_samples is None else ev, st)
+    _keep(fam, a, b, s, warm)
     return s
 
 
@@ -148,7 +148,16 @@ WARM_EVAL = 2_000
 #: the farthest neighbour (|a - a0| + |b - b0|) a warm start goes on from
 WARM_NEAR = 8
 
-_STATE_MEMO: dict[str, dict] = {}
+class _Kept(NamedTuple):
+    """A solve at one score kept for the warm starts of others: its final solver state,
+    where it started ("" for a cold solve) and its iterations."""
+
+    state: Any
+    warm: str
+    iterations: int
+
+
+_STATE_MEMO: dict[str, dict[tuple[int, int], _Kept]] = {}
 
 
 def _family(lance: str, pattern: int, variant: Variant, seed: int, grid: np.ndarray) -> str:
@@ -156,35 +165,34 @@ def _family(lance: str, pattern: int, variant: Variant, seed: int, grid: np.ndar
     return f"eqstate-{lance}-{pattern}-{score_spec(lance, pattern, variant, 0, 0, seed=seed, grid=grid).key}"
 
 
-def _states(fam: str) -> dict:
-    return _STATE_MEMO.setdefault(fam, {})
-
-
-def _load_state(fam: str, a: int, b: int):
-    """(state, warm text, iterations) of a solve at ``a``-``b`` from the disk cache, or None."""
+def _kept(fam: str, a: int, b: int) -> _Kept | None:
+    """The solve kept at ``a``-``b``: from memory, else from the disk cache; None if none."""
     from musstats.engines.betting.cache import load_npz
     from musstats.engines.betting.vector import SolverState
 
+    mem = _STATE_MEMO.setdefault(fam, {})
+    if (a, b) in mem:
+        return mem[(a, b)]
     z = load_npz(f"{fam}-{a}-{b}")
     if z is None:
         return None
     try:
-        rec = (SolverState(z["R"], z["S"], z["sig"], int(z["t"])), bytes(z["warm"]).decode(), int(z["iterations"]))
+        kept = _Kept(SolverState(z["R"], z["S"], z["sig"], int(z["t"])), bytes(z["warm"]).decode(),
+                     int(z["iterations"]))
     except (KeyError, ValueError):
         return None
-    _states(fam)[(a, b)] = rec
-    return rec
+    mem[(a, b)] = kept
+    return kept
 
 
-def _keep_state(fam: str, a: int, b: int, s: Solved, warm: str) -> None:
+def _keep(fam: str, a: int, b: int, s: Solved, warm: str) -> None:
     """Keep a solve's final state (memory and disk) for the warm starts of other scores."""
     from musstats.engines.betting.cache import save_npz
 
     st = s.state
     if st is None:
         return
-    rec = (st, warm, int(s.iterations))
-    _states(fam)[(a, b)] = rec
+    _STATE_MEMO.setdefault(fam, {})[(a, b)] = _Kept(st, warm, int(s.iterations))
     save_npz(f"{fam}-{a}-{b}", {"R": st.R.astype(np.float32), "S": st.S.astype(np.float32),
                                 "sig": st.sig.astype(np.float32), "t": np.int64(st.t),
                                 "warm": np.frombuffer(warm.encode(), np.uint8), "iterations": np.int64(s.iterations)})
@@ -194,13 +202,12 @@ def _nearest(fam: str, a: int, b: int, target: int, within: int):
     """((a0, b0), state) of the nearest other score at most ``within`` points away solved
     before (in memory or the disk cache; ties: the lower score of team 0, then of team 1);
     None if there is none."""
-    mem = _states(fam)
     cands = sorted((abs(x - a) + abs(y - b), x, y) for x in range(target) for y in range(target)
                    if (x, y) != (a, b) and abs(x - a) + abs(y - b) <= within)
     for _, x, y in cands:
-        rec = mem.get((x, y)) or _load_state(fam, x, y)
-        if rec is not None:
-            return (x, y), rec[0]
+        kept = _kept(fam, x, y)
+        if kept is not None:
+            return (x, y), kept.state
     return None
 
 

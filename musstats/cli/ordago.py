@@ -90,6 +90,7 @@ def _chart(lance, score, declared, variant, iterations, out, threads, quiet) -> 
     from musstats.output.files import IMAGE_EXTS
     from musstats.engines.run import threads as run_threads
     from musstats.output.plots import plot_pushfold_chart, save_figure
+    from musstats.output.render import warm_note
     from musstats.rules import checks
 
     check_output(out, IMAGE_EXTS, "image")  # before any long computation
@@ -102,7 +103,7 @@ def _chart(lance, score, declared, variant, iterations, out, threads, quiet) -> 
     sc = df.attrs["score"]
     finish(f"wrote {p}: push/fold chart of the órdago at {df.attrs['lance']}, {sc['us']}-{sc['them']} "
            f"(mano's team first), {df.attrs['iterations']} iterations"
-           + (f" warm-started from the solve at {df.attrs['warm_start']}" if df.attrs.get("warm_start") else "")
+           + warm_note(df.attrs.get("warm_start"))
            + ", NashConv "
            f"{'–' if nc is None else f'{nc:.4f}'} P(win the game)\n")
 

@@ -568,6 +568,11 @@ def emit(res, fmt: str) -> str:
 
 # --------------------------------------------------------------------------- órdago at equilibrium (issue 14)
 
+def warm_note(warm: str | None) -> str:
+    """The words that say where a warm-started equilibrium solve started ("" for a cold one)."""
+    return f" warm-started from the solve at {warm}" if warm else ""
+
+
 def render_ordago_eq(res) -> str:
     """:func:`render_ordago` with the equilibrium figures beside the random-hands ones (when
     the result has them)."""
@@ -619,7 +624,7 @@ def render_ordago_eq(res) -> str:
                  + (f" ({eq['declared']} declared)" if eq.get("declared") else "")
                  + f" solved at {eq['score_team0']}-{eq['score_team1']} (mano's team first) with P(win the game) "
                  f"as the payoff, {eq['iterations']} iterations"
-                 + (f" warm-started from the solve at {eq['warm_start']}" if eq.get("warm_start") else "")
+                 + warm_note(eq.get("warm_start"))
                  + f" ({eq['strategy_source']}); NashConv {ncs} P(win the "
                  f"game); figures over {eq.get('deals', 0):,} deals weighted by the others' equilibrium reach "
                  f"(seed {eq.get('trials_seed')}).\n")

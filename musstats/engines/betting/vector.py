@@ -49,6 +49,7 @@ from typing import Callable
 
 import numpy as np
 
+from musstats.base.errors import MusError
 from musstats.engines.betting.solver import CHUNKS, Game, SolveConfig, Strategy, _sigint_flag, chunk_bounds
 from musstats.engines.betting.tree import LANCE_INDEX
 from musstats.rules.variant import Variant
@@ -377,8 +378,6 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
     from musstats._kernels.vcfr import average_owner, dcfr_update_owner
 
     if config.method not in ("dcfr", "cfr+"):
-        from musstats.base.errors import MusError
-
         raise MusError(f"unknown CFR method {config.method!r}; accepted: dcfr, cfr+")
     plus = config.method == "cfr+"
     gamma = 1.0 if plus else config.gamma
@@ -387,8 +386,6 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
         R, S, sig = vg.zeros(), vg.zeros(), vg.uniform()
     else:
         if start.R.shape != (vg.n_rows, vg.MS):
-            from musstats.base.errors import MusError
-
             raise MusError("a warm start needs the state of a solve of the same tree")
         R, S, sig = start.R.astype(np.float64), start.S.astype(np.float64), start.sig.astype(np.float64)
         t_first = int(start.t) + 1
