@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as hst
 
 import naive
 from helpers import ROOT
@@ -102,15 +103,21 @@ def test_seed_states_are_the_seedsequence_children_and_never_all_zero(monkeypatc
     assert np.array_equal(seed_states(123, 1, key=(5,))[0],
                           np.random.SeedSequence(123, spawn_key=(5, 0)).generate_state(4, np.uint64))
 
-    class Zero:
-        def __init__(self, *a, **k):
-            pass
+    import musstats._kernels.seeding as K
 
-        def generate_state(self, n, dtype):
-            return np.zeros(n, dtype)
-
-    monkeypatch.setattr(np.random, "SeedSequence", Zero)
+    monkeypatch.setattr(K, "spawn_states", lambda prefix, start, out: out.fill(0))
     assert seed_states(1, 2).tolist() == [[1, 0, 0, 0], [1, 0, 0, 0]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=hst.integers(0, 2**96), key=hst.lists(hst.integers(0, 2**40), max_size=4),
+       start=hst.integers(0, 2**33), count=hst.integers(1, 4))
+def test_seed_states_kernel_equals_numpy_seedsequence(seed, key, start, count):
+    # the reference is NumPy's own SeedSequence, one object per chunk
+    got = seed_states(seed, count, start, tuple(key))
+    for i in range(count):
+        want = np.random.SeedSequence(seed, spawn_key=tuple(key) + (start + i,)).generate_state(4, np.uint64)
+        assert np.array_equal(got[i], want)
 
 
 def _random_deals(n: int, variant, seed: int) -> np.ndarray:

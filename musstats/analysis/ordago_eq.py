@@ -247,40 +247,52 @@ def answer_node(tree: BettingTree, seat: int) -> int | None:
 # per-deal reach and values
 
 
-def _probs(game, sigma, st, n) -> np.ndarray:
-    """[deals, actions]: the strategy at node ``n`` of each deal's owner state."""
-    k = int(game.owner[n])
-    na = int(game.tree.n_act[n])
-    base = int(game.obase[k]) + st[:, k].astype(np.int64) * int(game.stride[k]) + int(game.noff[n])
-    return sigma[base[:, None] + np.arange(na)[None, :]]
+def _owner_rows(game, sigma, st) -> list[np.ndarray]:
+    """Per owner ``k``: [slots of one state, deals], the strategy block of each deal's state
+    of ``k`` (node ``n``'s actions are the rows ``noff[n] .. noff[n] + n_act[n]``)."""
+    out = []
+    for k in range(len(game.stride)):
+        ns, w, b = int(game.n_states[k]), int(game.stride[k]), int(game.obase[k])
+        out.append(np.ascontiguousarray(sigma[b: b + ns * w].reshape(ns, w)[st[:, k].astype(np.int64)].T))
+    return out
 
 
-def _reach_values(game, sigma, st, o, k):
-    """Per node and deal: the reach of every owner but ``k`` (r) and team 0's value under
-    ``sigma`` (V)."""
+def _reach_values(game, sigma, st, o, k, roots):
+    """For the nodes of the subtrees of ``roots`` (and their ancestors, for the reach), per
+    deal: the reach of every owner but ``k`` (``r[node]``) and team 0's value under
+    ``sigma`` (``V[node]``, subtrees only)."""
     tree = game.tree
-    N = tree.n_nodes
     n = st.shape[0]
-    r = np.zeros((N, n))
-    r[0] = 1.0
-    P = {}
-    for nid in range(N):
-        if tree.is_term[nid]:
-            continue
-        p = _probs(game, sigma, st, nid)
-        P[nid] = p
-        f = int(tree.first[nid])
-        own = int(game.owner[nid]) == k
-        for a in range(int(tree.n_act[nid])):
-            r[f + a] = r[nid] if own else r[nid] * p[:, a]
-    V = np.zeros((N, n))
+    rows = _owner_rows(game, sigma, st)
+    below = sorted({x for c in roots for x in tree.subtree(c)})
+    parent = {}
+    for nid in range(tree.n_nodes):
+        if not tree.is_term[nid]:
+            for c in range(int(tree.first[nid]), int(tree.first[nid]) + int(tree.n_act[nid])):
+                parent[c] = nid
+    need = set(below)
+    for c in roots:
+        while c in parent:
+            c = parent[c]
+            need.add(c)
+
+    def probs(nid):  # [actions, deals]
+        return rows[int(game.owner[nid])][int(game.noff[nid]): int(game.noff[nid]) + int(tree.n_act[nid])]
+
+    r = {0: np.ones(n)}
+    for nid in sorted(need):  # children come after their parent
+        if nid in parent and nid not in r:
+            q = parent[nid]
+            a = nid - int(tree.first[q])
+            r[nid] = r[q] if int(game.owner[q]) == k else r[q] * probs(q)[a]
+    V = {}
     U = game.U
-    for nid in range(N - 1, -1, -1):
+    for nid in reversed(below):
         if tree.is_term[nid]:
             V[nid] = U[int(tree.term[nid]), o]
         else:
             f = int(tree.first[nid])
-            V[nid] = (P[nid] * V[f: f + int(tree.n_act[nid])].T).sum(axis=1)
+            V[nid] = sum(p * V[f + a] for a, p in enumerate(probs(nid)))
     return r, V
 
 
@@ -327,8 +339,9 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
     if deals.shape[0] == 0:
         raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations")
     st, o, w = prepare(game, deals, variant, lance)
-    r, V = _reach_values(game, sol.sigma, st, o, k)
-    V += _centre(sol)  # the solver's table is P(win) - centre
+    n1, n2 = call_node(tree, q), answer_node(tree, q)
+    r, V = _reach_values(game, sol.sigma, st, o, k, [x for x in (n1, n2) if x is not None])
+    V = {x: v + _centre(sol) for x, v in V.items()}  # the solver's table is P(win) - centre
     us_best = (o // 49 == 1) if team == 0 else (o // 49 == 0)
 
     def to_us(m):
@@ -354,7 +367,6 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
 
     # calling: our first turn
     call = None
-    n1 = call_node(tree, q)
     if n1 is not None:
         nd = tree.nodes[n1]
         acts = action_evs(n1)
@@ -374,7 +386,6 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
             notes.append("at equilibrium they never accept an órdago here")
     # answering: the first node where we face an opening órdago of theirs
     answer = None
-    n2 = answer_node(tree, q)
     if n2 is not None:
         nd = tree.nodes[n2]
         acts = action_evs(n2)
