@@ -3,7 +3,7 @@
     python scripts/build_game_betting.py
 
 * ``musstats/data/game_betting_8-reyes_off.npz``: the outcome table of the game model
-  with betting (the default number of deals, hands as dealt);
+  with betting (the default number of deals, hands after the mus decision);
 * ``musstats/data/betting_gain_8-reyes_off.npz``: per seat and hand, what equilibrium
   betting adds over en paso (from ``ev_table``, 1,000,000 deals), for ``mus`` and
   ``discard``.

@@ -206,6 +206,37 @@ def test_outcomes_against_plain_python_simulation(deck):
         assert abs(mean_model - mean_ref) < 4 * se, (name, mean_model, mean_ref, se)
 
 
+def test_deals_after_the_mus_decision():
+    # one deal per chunk, so that every deal starts from its chunk's own seed whatever the flags:
+    # a deal where some player holds a hand he cuts with is played as dealt, any other after one
+    # mus round in which everyone discards (RULES: only if all four say mus does everyone discard)
+    from musstats.analysis.game.sources import DEAL_SOURCES, source_key
+    from musstats.engines.musphase import N_CHUNKS, deals_after_mus
+    from musstats.tables.policies import cut_flags
+
+    v = Variant()
+    flags = cut_flags(v)
+    none, every = np.zeros_like(flags), np.ones_like(flags)
+    seats = np.arange(4)[None, :]
+    n_cut = n_mus = 0
+    for seed in range(8):
+        dealt = deals_after_mus(N_CHUNKS, seed, v, cut=every)  # everybody cuts: the hands as dealt
+        mus = deals_after_mus(N_CHUNKS, seed, v, cut=none)
+        got = deals_after_mus(N_CHUNKS, seed, v, cut=flags)
+        someone_cuts = flags[seats, dealt].any(axis=1)
+        assert np.array_equal(got, np.where(someone_cuts[:, None], dealt, mus))
+        n_cut, n_mus = n_cut + int(someone_cuts.sum()), n_mus + int((~someone_cuts).sum())
+    assert n_cut > 0 and n_mus > 0
+    # nobody cutting is the plain mus round, stream for stream; the named source uses the shipped flags
+    assert np.array_equal(deals_after_mus(3000, 4, v, cut=none), deals_after_mus(3000, 4, v))
+    assert np.array_equal(DEAL_SOURCES["mus-decision"](3000, 4, v), deals_after_mus(3000, 4, v, cut=flags))
+    assert source_key("mus-decision", v) != source_key("after-mus", v)
+    with pytest.raises(MusError, match="cut flags must be bool"):
+        deals_after_mus(10, 1, v, cut=flags[:, :5])
+    with pytest.raises(MusError, match="accepted deal sources: mus-decision, as-dealt"):
+        game_model(v, betting=True, source="after-mus")
+
+
 def test_seeded_and_reproducible():
     a = paso_outcomes(Variant(), deals=20_000, seed=5)
     b = paso_outcomes(Variant(), deals=20_000, seed=5)

@@ -311,12 +311,13 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
 
 @njit(cache=True, parallel=True)
 def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4, no_hand, visto,
-                    policy_visto):
+                    policy_visto, cut):
     """Random deals from a full deck followed by ``rounds`` mus rounds (0: the hands as dealt)
     in which every seat discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4]
     in seat order.  With ``visto`` a mus-visto round by ``policy_visto`` (15 = change
     nothing) comes first.  No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal;
-    -1 for none)."""
+    -1 for none).  ``cut`` bool [4, H] (the mus decision) or [0, H] (everyone asks): before
+    each round, if any seat holds a hand it cuts with, the mus ends and the hands are played."""
     n_chunks = seeds.shape[0]
     out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 4), np.int64)
     for ch in prange(n_chunks):
@@ -347,9 +348,19 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
             if visto:
                 n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 0, 1, -1, 0,
                                               policy_visto, card_class, k_cls, idx4, st, srt, need)
-            if rounds > 0:
+            if rounds > 0 and cut.shape[0] == 0:
                 _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, -1, 0,
                             policy, card_class, k_cls, idx4, st, srt, need)
+            elif rounds > 0:
+                for r in range(rounds):
+                    asked = True
+                    for q in range(4):
+                        if cut[q, hand_index(hands[q], card_class, k_cls, idx4)]:
+                            asked = False
+                    if not asked:
+                        break
+                    n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, r + (1 if visto else 0),
+                                                  1, -1, 0, policy, card_class, k_cls, idx4, st, srt, need)
             for q in range(4):
                 out[offsets[ch] + t, q] = hand_index(hands[q], card_class, k_cls, idx4)
     return out

@@ -24,8 +24,8 @@ __all__ = ["game"]
 @click.option("--seed", type=str, default=None, help="Seed of the simulation [default: 1].")
 @click.option("--model", "model", default=None, type=click.Choice(["paso", "betting", "both"], case_sensitive=False),
               help="paso: every lance en paso after one mus round; betting: every lance bet by the equilibrium "
-                   "strategies, hands as dealt; both: paso with betting beside it [default: both where the "
-                   "betting model ships (8 reyes), else paso].")
+                   "strategies, hands after the mus decision; both: paso with betting beside it [default: both "
+                   "where the betting model ships (8 reyes), else paso].")
 @click.option("--match", "match", default=None, type=click.Choice(["best-of-3", "first-to-3"], case_sensitive=False),
               help="P(we win the match): best of three games, or the first pair to win three.")
 @click.option("--games", default="0-0", show_default=True, help="With --match: games won so far, ours first.")
@@ -38,8 +38,10 @@ def game(variant, juego_real, mano, out, deals, seed, model, match, games, score
 
     En paso: every hand is played without betting after one mus round in which everyone
     discards by the strategy table.  With betting: every lance is bet by the shipped
-    equilibrium strategies (hands as dealt): dejes are taken at once, then the count in
-    lance order; an accepted órdago ends the game.  Either way the first team to reach
+    equilibrium strategies, on the hands after the mus decision (as dealt when a player
+    holds a hand the shipped cut flags cut with, else after one mus round): dejes are taken
+    at once, then the count in lance order; an accepted órdago ends the game.  The effect
+    of betting is measured against en paso on those same hands.  Either way the first team to reach
     the target wins at that moment.  --match and --out use the en-paso model unless
     --model betting.
 

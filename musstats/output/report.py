@@ -178,16 +178,19 @@ def _arena_lines(size: dict) -> list[str]:
 
 
 def _game_lines() -> list[str]:
-    """P(win the game) at a few scores, en paso and with equilibrium betting (hands as dealt)."""
+    """P(win the game) at a few scores, en paso and with equilibrium betting (both on the hands after
+    the mus decision)."""
     from musstats.analysis.game import game_model
     from musstats.analysis.game.betting import BettingOutcomes
 
-    paso = game_model("8-reyes", source="as-dealt")
+    paso = game_model("8-reyes", source="mus-decision")
     bet = game_model("8-reyes", betting=True)
     assert isinstance(bet.outcomes, BettingOutcomes)
     scores = [(0, 0), (0, 10), (10, 0), (0, 30), (20, 30), (35, 35)]
     lines = ["### The game with betting", "",
-             "P(we win the game), our team mano in the next hand, hands as dealt: every lance en paso, and every "
+             "P(we win the game), our team mano in the next hand, on the hands after the mus decision (as dealt "
+             "when a player holds a hand the shipped cut flags cut with, else after one mus round): every lance "
+             "en paso, and every "
              "lance bet by the equilibrium strategies (dejes at once, then the count; an accepted órdago ends the "
              f"game, in {100 * bet.outcomes.p_ordago():.2f} % of hands).", "",
              "| score (us-them) | en paso | with betting |", "|---|---|---|"]

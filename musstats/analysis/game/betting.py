@@ -1,6 +1,8 @@
 """What one hand yields with equilibrium betting: the stones in the order they are taken.
 
-Every deal (hands as dealt) is played by the shipped equilibrium strategies of every
+Every deal -- by default after the mus decision (``"mus-decision"`` of :mod:`.sources`: the
+hands as dealt when someone cuts by the shipped cut flags, else after one mus round by
+the discard table) -- is played by the shipped equilibrium strategies of every
 lance (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
 outcome is eight signed steps (``STEP_NAMES``), the dejes taken at once lance by lance
 and then the count in lance order, ``+n`` stones to team 0 (mano's team), ``-n`` to
@@ -25,15 +27,20 @@ from musstats.engines.betting import deals as D
 from musstats.engines.run import Interrupt, Progress
 from musstats.rules.variant import Variant
 
-__all__ = ["BettingOutcomes", "betting_outcomes", "DEFAULT_BETTING_DEALS", "BETTING_TEXT", "shipped_path",
-           "load_shipped", "write_shipped", "PLAY_VERSION"]
+__all__ = ["BettingOutcomes", "betting_outcomes", "DEFAULT_BETTING_DEALS", "BETTING_TEXT", "BETTING_SOURCE",
+           "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
 
 #: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
 PLAY_VERSION = 1
 
 #: deals played for the betting outcome table by default
 DEFAULT_BETTING_DEALS = 2_000_000
-BETTING_TEXT = "equilibrium betting (shipped strategies, hands as dealt): dejes at once, then the count"
+#: where the hands of the model with betting come from (:mod:`.sources`), and the choices:
+#: the hands after the mus decision, or as dealt (the distribution the strategies were solved for)
+BETTING_SOURCE = "mus-decision"
+BETTING_SOURCES = ("mus-decision", "as-dealt")
+BETTING_TEXT = ("equilibrium betting (shipped strategies, hands after the mus decision): dejes at once, "
+                "then the count")
 _CHUNK = 1 << 18
 
 
@@ -47,7 +54,7 @@ class BettingOutcomes:
     prob: np.ndarray
     deals: int | None = None
     seed: int | None = None
-    source: str = "as-dealt, equilibrium betting"
+    source: str = BETTING_SOURCE
 
     def __post_init__(self) -> None:
         s, p = np.asarray(self.signed), np.asarray(self.prob, np.float64)
@@ -103,21 +110,29 @@ def _aggregate(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def betting_outcomes(variant: Variant, *, deals: int = DEFAULT_BETTING_DEALS, seed: int = 1,
-                     progress: Progress | None = None) -> BettingOutcomes:
-    """Play ``deals`` deals (as dealt) with the equilibrium strategies and tabulate the
-    outcomes.  Ctrl-C between chunks raises KeyboardInterrupt."""
+                     progress: Progress | None = None, source: str = BETTING_SOURCE) -> BettingOutcomes:
+    """Play ``deals`` deals from ``source`` (:data:`BETTING_SOURCES`) with the equilibrium
+    strategies and tabulate the outcomes.  Ctrl-C between chunks raises KeyboardInterrupt."""
+    from musstats.analysis.game.sources import deals_after_the_decision
+
+    if source not in BETTING_SOURCES:
+        raise MusError(f"unknown deal source {source!r} of the model with betting; accepted: "
+                       f"{', '.join(BETTING_SOURCES)}")
     rows = []
     with Interrupt() as ctrl_c:
         for start in range(0, deals, _CHUNK):
             if ctrl_c.hit:
                 raise KeyboardInterrupt
             n = min(_CHUNK, deals - start)
-            d = stream_deals(variant, seed, start, n, D.GAME_KEY)
+            if source == "as-dealt":
+                d = stream_deals(variant, seed, start, n, D.GAME_KEY)
+            else:
+                d = deals_after_the_decision(n, seed, variant, key=(D.GAME_KEY, start // _CHUNK))
             rows.append(hand_steps(d, variant, "equilibrium", "equilibrium", seed * 7_919 + start))
             if progress is not None:
                 progress(start + n, deals)
     signed, counts = _aggregate(rows)
-    meta: dict[str, Any] = {"deals": int(deals), "seed": int(seed)}
+    meta: dict[str, Any] = {"deals": int(deals), "seed": int(seed), "source": source}
     return BettingOutcomes(signed, counts / counts.sum(), **meta)
 
 
@@ -127,7 +142,8 @@ def shipped_path(variant: Variant) -> Path:
 
 
 def load_shipped(variant: Variant, key: dict) -> BettingOutcomes | None:
-    """The shipped table when it was made for exactly ``key`` (rules, strategies, deals, seed)."""
+    """The shipped table (of :data:`BETTING_SOURCE`) when it was made for exactly ``key`` (rules,
+    deal source, strategies, deals, seed)."""
     try:
         with np.load(shipped_path(variant), allow_pickle=False) as z:
             meta = json.loads(bytes(z["meta"]).decode())

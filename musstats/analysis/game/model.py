@@ -5,10 +5,12 @@ Two models of a hand:
 * **en paso** (the default): every lance is played en paso (no dejes, no órdagos), after
   one mus round in which everyone discards by the strategy table;
 * **with betting** (``betting=True``): every lance is bet by the shipped equilibrium
-  strategies, hands as dealt (:mod:`.betting`): dejes taken at once, then the count in
-  lance order; an accepted órdago ends the game.
+  strategies (:mod:`.betting`), the hands after the mus decision (as dealt when someone
+  holds a hand the shipped cut flags cut with, else after one mus round by the table):
+  dejes taken at once, then the count in lance order; an accepted órdago ends the game.
 
-Both leave out the decision to cut the mus.  The outcome table is simulated once per
+The en-paso model takes the mus round always unless told otherwise (``source``); both
+play at most one mus round.  The outcome table is simulated once per
 rules (every switch), model, deal source, number of deals and seed and cached in memory
 and on disk (:mod:`musstats.engines.cache`).
 """
@@ -22,7 +24,8 @@ from typing import Sequence, cast
 
 import numpy as np
 
-from musstats.analysis.game.betting import BETTING_TEXT, DEFAULT_BETTING_DEALS, BettingOutcomes, betting_outcomes
+from musstats.analysis.game.betting import (BETTING_SOURCE, BETTING_SOURCES, BETTING_TEXT, DEFAULT_BETTING_DEALS,
+                                            BettingOutcomes, betting_outcomes)
 from musstats.analysis.game.dp import win_probabilities
 from musstats.analysis.game.outcomes import Outcomes, paso_outcomes
 from musstats.analysis.game.sources import DEFAULT_SOURCE, DealSource
@@ -155,7 +158,7 @@ def game_model(
     mus_visto: bool = False,
     deals: int | None = None,
     seed: int | None = None,
-    source: str | DealSource | np.ndarray = DEFAULT_SOURCE,
+    source: str | DealSource | np.ndarray | None = None,
     outcomes: Outcomes | BettingOutcomes | None = None,
     cache: bool = True,
     progress: Progress | None = None,
@@ -163,8 +166,9 @@ def game_model(
 ) -> GameModel:
     """The win-the-game model for the rules of ``variant`` (a name or a :class:`Variant`).
 
-    The outcome table of ``deals`` deals (default 4,000,000, seed 1) from ``source`` is
-    simulated once per rules (every switch), source, number of deals and seed, and cached
+    The outcome table of ``deals`` deals (default 4,000,000, seed 1) from ``source``
+    (default ``after-mus``; with ``betting`` one of ``mus-decision``, the default, and
+    ``as-dealt``) is simulated once per rules (every switch), source, number of deals and seed, and cached
     in memory and on disk (written atomically); the dynamic programme is recomputed each
     time (a few ms).  Pass ``outcomes`` to use a given table (nothing is simulated or
     cached).
@@ -178,12 +182,13 @@ def game_model(
     t0 = time.perf_counter()
     if betting:
         if outcomes is None:
-            if not (isinstance(source, str) and source == DEFAULT_SOURCE):
-                raise MusError("the model with betting plays the hands as dealt (the hands the shipped "
-                               "strategies were solved for): leave the deal source at its default")
+            src = BETTING_SOURCE if source is None else source
+            if not (isinstance(src, str) and src in BETTING_SOURCES):
+                raise MusError(f"the model with betting plays the hands after the mus decision or as dealt; "
+                               f"accepted deal sources: {', '.join(BETTING_SOURCES)}")
             n = checks.deals(deals, DEFAULT_BETTING_DEALS)
             seed = DEFAULT_SEED if seed is None else checks.seed(seed)
-            outcomes, key = _cached_betting(v, n, seed, timings, progress, cache)
+            outcomes, key = _cached_betting(v, n, seed, timings, progress, cache, src)
             p = _cached_grid(outcomes, key + (v.target,), v.target, timings, cache)
         else:
             t1 = time.perf_counter()
@@ -193,6 +198,8 @@ def game_model(
     if outcomes is None:
         n = checks.deals(deals, DEFAULT_DEALS)
         seed = DEFAULT_SEED if seed is None else checks.seed(seed)
+        if source is None:
+            source = DEFAULT_SOURCE
         if cache and isinstance(source, str):
             outcomes = _cached_outcomes(v, source, n, seed, timings, progress)
         else:
@@ -204,15 +211,16 @@ def game_model(
     return GameModel(v, outcomes, p, timings)
 
 
-def betting_key(v: Variant, n: int, seed: int) -> dict:
+def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> dict:
     """Everything the betting outcome table depends on (its cache and shipped key)."""
+    from musstats.analysis.game.sources import source_key
     from musstats.analysis.game.betting import PLAY_VERSION
     from musstats.engines.betting.deals import SUBGAMES
     from musstats.engines.betting.store import Spec
 
     if v.ten_kings:
         raise MusError("betting equilibria are not available with ten kings")
-    return {"rules": v.cache_key(target=False), "deal": "as-dealt", "play": PLAY_VERSION, "deals": int(n),
+    return {"rules": v.cache_key(target=False), "deal": source_key(source, v), "play": PLAY_VERSION, "deals": int(n),
             "seed": int(seed),
             # the fields the shipped strategies are matched by (not their source-hashed cache keys)
             "strategies": [Spec(lance=lance, pattern=pat, deal="as-dealt", info="private", variant=v).fields()
@@ -243,13 +251,14 @@ def _cached_grid(outcomes: BettingOutcomes, key: tuple, target: int, timings: di
 
 
 def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], progress: Progress | None,
-                    use_cache: bool) -> tuple[BettingOutcomes, tuple]:
-    """The betting outcome table of (rules, deals, seed, strategies): shipped, memory, disk or played."""
+                    use_cache: bool, source: str = BETTING_SOURCE) -> tuple[BettingOutcomes, tuple]:
+    """The betting outcome table of (rules, deal source, deals, seed, strategies): shipped,
+    memory, disk or played."""
     from musstats.analysis.game.betting import load_shipped
 
     t0 = time.perf_counter()
-    k = betting_key(v, n, seed)
-    key = ("betting", k["rules"], k["play"], n, seed, json.dumps(k["strategies"], sort_keys=True))
+    k = betting_key(v, n, seed, source)
+    key = ("betting", k["rules"], k["deal"], k["play"], n, seed, json.dumps(k["strategies"], sort_keys=True))
     out = _MEMO.get(key)
     if out is None:
         out = load_shipped(v, k)
@@ -259,10 +268,10 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
         path = cache.entry_path("betting-outcomes", *key) if use_cache else None
         z = cache.load(path) if path is not None else None
         if z is not None and {"signed", "prob"} <= set(z):
-            out = BettingOutcomes(z["signed"], z["prob"], deals=n, seed=seed)
+            out = BettingOutcomes(z["signed"], z["prob"], deals=n, seed=seed, source=source)
             timings["load_s"] = time.perf_counter() - t0
         else:
-            out = betting_outcomes(v, deals=n, seed=seed, progress=progress)
+            out = betting_outcomes(v, deals=n, seed=seed, progress=progress, source=source)
             timings["simulate_s"] = time.perf_counter() - t0
             if path is not None:
                 cache.save(path, signed=out.signed.astype(np.int16), prob=out.prob)
@@ -273,11 +282,11 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
 def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[str, float],
                      progress: Progress | None = None) -> Outcomes:
     """The outcome table of (rules, source, deals, seed), from memory, disk or a simulation."""
-    from musstats.tables.policies import policy_digest
+    from musstats.analysis.game.sources import source_key
 
     t0 = time.perf_counter()
-    # the after-mus deals depend on the discard table the players use: key on its content
-    src = source + ("-" + policy_digest("table", v) if source == "after-mus" else "")
+    # the deals after a mus round depend on the discard table (and cut flags): key on them
+    src = source_key(source, v)
     key = (v.cache_key(target=False), src, n, seed)
     out = _MEMO.get(key)
     if out is None:
@@ -318,7 +327,8 @@ def game_report(variant: Variant, *, model: str | None = None, mano: str = "avg"
     ``model``: ``paso`` (the en-paso model), ``betting`` (the model with betting), or
     ``both`` (default when the betting model is shipped for the rules): the en-paso
     summary with the betting model's beside it (``with_betting``) and the effect of
-    betting on P(win) from 0-0, both models on hands as dealt (``betting_effect``)."""
+    betting on P(win) from 0-0, both models on the same hands, after the mus decision
+    (``betting_effect``)."""
     m = checks.choice(model, MODEL_CHOICES, "game model") if model is not None else (
         "both" if betting_available(variant) else "paso")
     if m == "betting":
@@ -328,12 +338,13 @@ def game_report(variant: Variant, *, model: str | None = None, mano: str = "avg"
     doc = g.to_dict(mano)
     if m == "both":
         gb = game_model(variant, deals=deals, seed=seed, progress=progress, betting=True)
-        ga = game_model(variant, deals=deals, seed=seed, progress=progress, source="as-dealt")
+        ga = game_model(variant, deals=deals, seed=seed, progress=progress, source=BETTING_SOURCE)
         b = gb.to_dict(mano)
         doc["timings_s"] = {**doc["timings_s"], **{f"betting_{k}": v for k, v in b.pop("timings_s").items()}}
         doc["with_betting"] = b
         x, y = float(ga.p[0, 0, 0]), float(gb.p[0, 0, 0])
-        doc["betting_effect"] = {"what": "P(mano's team of the first hand wins the game from 0-0), hands as dealt",
+        doc["betting_effect"] = {"what": "P(mano's team of the first hand wins the game from 0-0), both models on "
+                                         "the hands after the mus decision",
                                  "en_paso": x, "with_betting": y, "difference": y - x}
     return doc, g
 

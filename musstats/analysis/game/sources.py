@@ -3,8 +3,10 @@
 A deal source is a callable ``source(n, seed, variant) -> int array [n, 4]`` of hand
 indices (:func:`musstats.tables.hands.hand_tables`) in seat order (mano, second, third,
 postre).  ``"after-mus"`` (the default) plays each hand after one mus round in which all
-four players discard by the shipped discard strategy table; ``"as-dealt"`` plays the
-hands as dealt.  Both honour the 4-5-6-7 redeal and mus visto.
+four players discard by the shipped discard strategy table; ``"mus-decision"`` after the
+mus decision: the hands as dealt when a player holds a hand he cuts with (the shipped cut
+flags), otherwise after one mus round by the table (the model with betting plays these);
+``"as-dealt"`` plays the hands as dealt.  All honour the 4-5-6-7 redeal and mus visto.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from musstats.base.errors import MusError
 from musstats.engines.musphase import deals_after_mus, deals_as_dealt
 from musstats.rules.variant import Variant
 
-__all__ = ["DealSource", "DEAL_SOURCES", "DEFAULT_SOURCE", "register_deal_source", "deals_after_one_round"]
+__all__ = ["DealSource", "DEAL_SOURCES", "DEFAULT_SOURCE", "register_deal_source", "deals_after_one_round",
+           "deals_after_the_decision", "source_key"]
 
 #: ``source(n, seed, variant) -> int [n, 4]`` hand indices in seat order
 DealSource = Callable[[int, int, Variant], np.ndarray]
@@ -33,8 +36,34 @@ def deals_after_one_round(n: int, seed: int, variant: Variant = Variant()) -> np
     return deals_after_mus(n, seed, variant)
 
 
+def deals_after_the_decision(n: int, seed: int, variant: Variant = Variant(), key: tuple[int, ...] = ()
+                             ) -> np.ndarray:
+    """``n`` random deals after the mus decision: when all four ask for mus (none holds a
+    hand the shipped cut flags cut with), one mus round by the discard table; otherwise the
+    hands as dealt.  Hand indices [n, 4] in seat order (``key``: the seeds' spawn key)."""
+    from musstats.tables.policies import cut_flags
+
+    return deals_after_mus(n, seed, variant, rounds=1, cut=cut_flags(variant), key=key)
+
+
 #: named deal sources; a named source's outcome table can be cached on disk
-DEAL_SOURCES: dict[str, DealSource] = {"as-dealt": deals_as_dealt, "after-mus": deals_after_one_round}
+DEAL_SOURCES: dict[str, DealSource] = {"as-dealt": deals_as_dealt, "after-mus": deals_after_one_round,
+                                       "mus-decision": deals_after_the_decision}
+
+
+def source_key(source: str, variant: Variant) -> str:
+    """The source's name for cache keys: with a digest of the shipped discard table (and cut
+    flags) its deals depend on."""
+    import hashlib
+
+    from musstats.tables.policies import cut_flags, policy_digest
+
+    if source == "after-mus":
+        return source + "-" + policy_digest("table", variant)
+    if source == "mus-decision":
+        flags = np.ascontiguousarray(cut_flags(variant), np.bool_)
+        return f"{source}-{policy_digest('table', variant)}-{hashlib.sha1(flags.tobytes()).hexdigest()[:10]}"
+    return source
 #: the default: hands as played after a mus round, everyone discarding by the table policy
 DEFAULT_SOURCE = "after-mus"
 
