@@ -230,3 +230,47 @@ def test_shipped_cut_flags_rebuild():
     hands = list(range(0, T.n_hands, 16))
     got = cut_flags_for(get_policy("table", V)[0], V, trials=int(z["trials"]), seed=int(z["seed"]), hands=hands)
     assert np.array_equal(got[:, hands], z["cut"][:, hands]) and np.array_equal(cut_flags(V), z["cut"])
+
+
+def test_recorded_hands_are_the_deals_the_kernel_counted():
+    # the final hands recorded per keep mask, counted by the plain-Python rules (tests/naive.py),
+    # give exactly the kernel's en-paso totals; the other three were dealt hands they ask with
+    from musstats._kernels.mus import NO_MUS
+    from tests.naive import paso_steps
+
+    pol, flags = get_policy("table", V)[0], cut_flags(V)
+    ctx = make_context(V, "R 7 6 A".split(), 2)  # second
+    h = ctx.user
+    ev = evaluate_keeps(ctx, [NO_MUS, int(pol[1, h])], pol, trials=600, seed=5, others_ask=True, record_hands=True)
+    assert ev.hands is not None and ev.hands.shape == (600, 2, 4)
+    dealt = ev.hands[:, 0]
+    assert (dealt[:, 1] == h).all() and not (ev.hands[:, 1, 1] == h).all()
+    for q in (0, 2, 3):
+        assert not flags[q, dealt[:, q]].any()
+    for k in range(2):
+        nets = []
+        for deal in ev.hands[:, k]:
+            st = paso_steps([[c.face for c in hand_cards(int(x), V)] for x in deal], "8-reyes")
+            nets.append(st[:, 1].sum() - st[:, 0].sum())  # second's team is team 1
+        assert np.mean(nets) == pytest.approx(ev.total[k], abs=1e-12)
+    assert evaluate_keeps(ctx, [NO_MUS], pol, trials=50, seed=5).hands is None
+
+
+def test_betting_cut_values_with_paso_players_are_the_en_paso_comparison(monkeypatch):
+    # valued "with betting" by players who never bet, the cut comparison must be the en-paso one
+    # deal for deal: the recorded hands, their valuation and the team's sign all line up
+    from musstats.analysis import discard_table as dt
+    from musstats.analysis import play
+    from musstats.base.errors import MusError
+
+    real = play.hand_values
+    monkeypatch.setattr(play, "hand_values", lambda deals, v, a, b: real(deals, v, "paso", "paso"))
+    pol, flags = get_policy("table", V)[0], cut_flags(V)
+    entries = [(0, 5), (1, 100), (2, 200), (3, 329)]
+    bet = dt.cut_response(entries, pol, flags, V, 2000, 3, values="betting")
+    paso = dt.cut_response(entries, pol, flags, V, 2000, 3)
+    assert any(abs(g) > 0.05 for _, _, g, _ in paso)
+    for (s, h, g1, se1), (_, _, g0, se0) in zip(bet, paso):
+        assert g1 == pytest.approx(g0, abs=1e-9) and se1 == pytest.approx(se0, rel=1e-6, abs=1e-12), (s, h)
+    with pytest.raises(MusError, match="unknown cut values"):
+        dt.cut_response(entries, pol, flags, V, 10, 1, values="nope")

@@ -189,7 +189,7 @@ def count_restricted(others, n_pool, ok_list, n_ok, counts, hcls, hmul, hk, bino
 @njit(cache=True, parallel=True)
 def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, policy, rounds,
                    card_class, k_cls, idx4, team, tab, n_opt, base, visto, policy_visto, restricted, pool0, n_pool,
-                   ok_list, cum, n_ok, hcls, hmul, hk):
+                   ok_list, cum, n_ok, hcls, hmul, hk, hands_out, out_off):
     """Evaluate each user keep mask on the same deals (common random numbers).
 
     ``n_opt``/``base``: joker identity options per hand (ten kings; trivial otherwise), the
@@ -199,6 +199,8 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
     ask for mus).  With ``visto`` the keep masks are for a mus-visto round (others follow ``policy_visto``, 15 = change nothing), followed by
     ``rounds`` ordinary rounds by ``policy``.  The mask ``NO_MUS`` (16) means the user cuts:
     nobody changes cards (with ``visto`` the visto round still happens, the user keeping all).
+    ``hands_out`` int64 [deals, n_keep, players] receives every deal's final hand indices per
+    keep mask (chunk ``ch``'s deals from row ``out_off[ch]``); an empty array records nothing.
 
     Returns (acc int64 [chunks, n_keep, 5, 3] with per lance: team-best count, sum and
     sum of squares of net stones; tot int64 [chunks, n_keep] sum of total net stones;
@@ -289,6 +291,9 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
                                 keep_masks[k], policy, card_class, k_cls, idx4, rs, srt, need)
                 for q in range(n):
                     hs[q] = hand_index(hands[q], card_class, k_cls, idx4)
+                if hands_out.shape[0] > 0:
+                    for q in range(n):
+                        hands_out[out_off[ch] + t, k, q] = hs[q]
                 fix_jokers(hs, n_opt, base, team, tab, -1, 0, plain, wk)
                 team_net(plain, team, tab, team[seat], net, win)
                 s = 0

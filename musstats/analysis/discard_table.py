@@ -17,11 +17,14 @@ from musstats.tables.hands import hand_cards, hand_tables
 from musstats.tables.policies import get_policy, heuristic_policy, keep_options
 from musstats.rules.variant import Variant
 
-__all__ = ["SWITCH_SE", "Sweep", "StrategyTable", "CutFixedPoint", "best_response", "build_table",
+__all__ = ["SWITCH_SE", "CUT_VALUES", "Sweep", "StrategyTable", "CutFixedPoint", "best_response", "build_table",
            "cut_flags_for", "cut_response", "cut_fixed_point", "save_table"]
 
 #: an entry switches only when the best keep-set beats its current one by this many SE
 SWITCH_SE = 2.0
+#: how the cut comparison values a deal: its stones en paso, or with every lance bet by the
+#: shipped equilibrium strategies (:func:`musstats.analysis.play.hand_values`)
+CUT_VALUES = ("paso", "betting")
 
 
 @dataclass
@@ -152,32 +155,55 @@ def cut_flags_for(policy: np.ndarray, variant: Variant, trials: int = 20_000, se
 
 def cut_response(
     entries: Iterable[tuple[int, int]], policy: np.ndarray, cut: np.ndarray, variant: Variant, trials: int,
-    seed: int,
+    seed: int, values: str = "paso",
 ) -> list[tuple[int, int, float, float]]:
     """For each (seat, hand): (seat, hand, gain of cutting over a mus round, its SE) in stones,
     on the deals in which the other three ask for mus with the flags ``cut`` [4, H].
 
     Cutting: nobody changes cards; the mus round: the entry's keep-set of ``policy``, the
-    others too.  Both on the same deals (common random numbers), en paso.  When the hand
-    leaves some other seat no hand he would ask with, the mus never happens and the choice
-    does not matter: gain 0 with SE 0."""
+    others too.  Both on the same deals (common random numbers), valued by ``values``
+    (:data:`CUT_VALUES`: en paso, or with the shipped equilibrium betting of every lance,
+    which knows nothing of who asked for mus).  When the hand leaves some other seat no hand
+    he would ask with, the mus never happens and the choice does not matter: gain 0 with SE 0."""
     from musstats._kernels.mus import NO_MUS
 
-    out = []
+    if values not in CUT_VALUES:
+        raise MusError(f"unknown cut values {values!r}; accepted: {', '.join(CUT_VALUES)}")
+    bet = values == "betting"
+    out: list[tuple[int, int, float, float]] = []
+    recorded: list[tuple[int, int, int, np.ndarray]] = []  # (position, seat, hand, hands [n, 2, 4])
     for s, h in entries:
         ctx = make_context(variant, hand_cards(h, variant), s + 1)
         try:
             ev = evaluate_keeps(ctx, [NO_MUS, int(policy[s, h])], policy, trials=trials, seed=seed,
-                                spawn_key=(s, h, 2), others_ask=True, cut=cut)
+                                spawn_key=(s, h, 2), others_ask=True, cut=cut, record_hands=bet)
         except MusError:
             out.append((s, h, 0.0, 0.0))
             continue
-        out.append((s, h, float(ev.total[0] - ev.total[1]), ev.diff_se(0, 1)))
+        if bet:
+            assert ev.hands is not None
+            recorded.append((len(out), s, h, ev.hands))
+            out.append((s, h, 0.0, 0.0))
+        else:
+            out.append((s, h, float(ev.total[0] - ev.total[1]), ev.diff_se(0, 1)))
+    if recorded:  # one valuation of every deal of the entries (the strategies' setup is shared)
+        from musstats.analysis.play import hand_values
+
+        team0 = hand_values(np.concatenate([r[3].reshape(-1, 4) for r in recorded]), variant,
+                            "equilibrium", "equilibrium")
+        at = 0
+        for i, s, h, hands in recorded:
+            n = hands.shape[0]
+            v = team0[at: at + 2 * n].reshape(n, 2)
+            at += 2 * n
+            d = (v[:, 0] - v[:, 1]) * (1.0 if s % 2 == 0 else -1.0)  # the seat's team: cut minus mus
+            out[i] = (s, h, float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0)
     return out
 
 
 def _cut_response_chunk(entries: Sequence[tuple[int, int]], job: tuple) -> list:
-    """:func:`cut_response` of one chunk of entries; ``job`` = (policy, cut, variant, trials, seed)."""
+    """:func:`cut_response` of one chunk of entries; ``job`` = (policy, cut, variant, trials, seed,
+    values)."""
     return cut_response(entries, *job)
 
 
@@ -190,6 +216,7 @@ class CutFixedPoint:
     trials: int = 0
     seed: int = 0
     converged: bool = False
+    values: str = "paso"
 
 
 def cut_fixed_point(
@@ -202,6 +229,7 @@ def cut_fixed_point(
     max_iter: int = 30,
     runner: Callable | None = None,
     progress: Callable[[str], None] | None = None,
+    values: str = "paso",
 ) -> CutFixedPoint:
     """Cut flags as a fixed point: a player cuts exactly when cutting beats a mus round on the
     deals in which the other three ask for mus with these same flags.
@@ -210,10 +238,11 @@ def cut_fixed_point(
     who asks), seat after seat: every hand of the seat answers the other seats' current
     flags (a seat's own flags do not enter its comparison, so this is his best response),
     a flag switching only when the other choice is better by more than :data:`SWITCH_SE`
-    standard errors; until a whole sweep changes nothing (``converged``) or ``max_iter``."""
+    standard errors; until a whole sweep changes nothing (``converged``) or ``max_iter``.
+    ``values``: how the comparison values a deal (:data:`CUT_VALUES`)."""
     t = hand_tables(variant)
     cut = np.array(cut_flags_for(policy, variant, trials, seed) if start is None else start, bool)
-    fp = CutFixedPoint(cut.copy(), trials=trials, seed=seed)
+    fp = CutFixedPoint(cut.copy(), trials=trials, seed=seed, values=values)
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         gains = []
@@ -221,7 +250,8 @@ def cut_fixed_point(
             entries = [(s, h) for h in range(t.n_hands)]
             chunks = [entries[i: i + 64] for i in range(0, len(entries), 64)]
             results = [r for part in (runner or local_runner)(_cut_response_chunk, chunks,
-                                                                (policy, cut, variant, trials, seed)) for r in part]
+                                                                (policy, cut, variant, trials, seed, values))
+                       for r in part]
             new = cut.copy()
             for _, h, gain, se in results:
                 if abs(gain) > SWITCH_SE * se and (gain > 0) != cut[s, h]:
@@ -234,7 +264,8 @@ def cut_fixed_point(
         fp.sweeps.append(sweep)
         fp.cut = cut
         if progress:
-            progress(f"cut sweep {it}: {sweep.changed} of {n} flags switched ({int(cut.sum())} cut), "
+            progress(f"cut sweep {it}: {sweep.changed} of {n} flags switched ({int(cut.sum())} cut, per seat "
+                     f"{cut.sum(axis=1).tolist()}), "
                      f"mean gain {sweep.mean_gain:.4f} stones ({sweep.seconds:.0f} s)")
         if sweep.changed == 0:
             fp.converged = True

@@ -53,6 +53,7 @@ class KeepEval:
     ev_m2: np.ndarray  # float [K, 5] mean of the squared net stones per lance
     p_deal_kept: float = 1.0  # share of the dealt deals that met the conditions
     partial: bool = False  # interrupted before all the trials were done
+    hands: np.ndarray | None = None  # int64 [trials, K, players]: final hands (with record_hands)
 
     def total_se(self) -> np.ndarray:
         """Standard error of each total."""
@@ -108,6 +109,7 @@ def evaluate_keeps(
     cut: np.ndarray | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    record_hands: bool = False,
 ) -> KeepEval:
     """Estimate the net stones en paso after ``rounds`` mus rounds for each user keep mask.
 
@@ -123,7 +125,9 @@ def evaluate_keeps(
     4-5-6-7 redeal) likewise keep another seat's hand inside them.  Such conditions are met
     by drawing the other hands among the allowed ones (:func:`_restricted_deal`), not by
     rejecting deals, so that rare conditions cost no more than common ones.  Ctrl-C between
-    batches returns the deals done so far (``KeepEval.partial``).
+    batches returns the deals done so far (``KeepEval.partial``).  With ``record_hands``,
+    ``KeepEval.hands`` holds every deal's final hand indices per mask (to value the deals
+    otherwise, e.g. with betting).
     """
     from musstats._kernels.mus import keep_sets_eval
     from musstats.engines.random import seed_states
@@ -167,6 +171,8 @@ def evaluate_keeps(
             t.n_classes, t.idx4.astype(np.int64), ctx.team, ctx.lances, ctx.jokers.n_options, ctx.jokers.base,
             visto, np.ascontiguousarray(pol_visto, np.int64), *restricted)
     k_n = masks.shape[0]
+    hands_out = np.zeros((trials if record_hands else 0, k_n, players), np.int64)
+    out_off = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
     acc = np.zeros((k_n, 5, 3), np.int64)
     tot = np.zeros(k_n, np.int64)
     cross = np.zeros((k_n, k_n), np.int64)
@@ -174,8 +180,9 @@ def evaluate_keeps(
 
     def step(start: int, k: int) -> None:
         nonlocal acc, tot, cross, att
-        b_acc, b_tot, b_cross, attempts = keep_sets_eval(seed_states(seed, k, start, key=spawn_key),
-                                                         per[start: start + k], *args)
+        call = (seed_states(seed, k, start, key=spawn_key), per[start: start + k], *args, hands_out,
+                out_off[start: start + k])
+        b_acc, b_tot, b_cross, attempts = keep_sets_eval(*call)
         if (attempts < 0).any():
             raise MusError("no deal satisfies the conditions (every deal was rejected)")
         acc, tot, cross = acc + b_acc.sum(axis=0), tot + b_tot.sum(axis=0), cross + b_cross.sum(axis=0)
@@ -190,7 +197,8 @@ def evaluate_keeps(
     mean_tot = tot / n
     cov = covariance(tot, cross, n)
     return KeepEval(masks, n, seed, ev, ev_se, p_team, mean_tot, cov, acc[:, :, 2] / n,
-                    float(n / att * scale) if exact_share is None else float(exact_share), partial)
+                    float(n / att * scale) if exact_share is None else float(exact_share), partial,
+                    hands_out[:n] if record_hands else None)
 
 
 def _restricted_deal(ctx: Context, unseen: np.ndarray, reject: np.ndarray) -> tuple[tuple, float, float | None]:
