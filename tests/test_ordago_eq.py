@@ -357,7 +357,6 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path))
     monkeypatch.setattr(E, "DEFAULT_EQ_ITERATIONS", 60)
     monkeypatch.setattr(E, "WARM_ITERATIONS", 15)
-    monkeypatch.setattr(E, "WARM_EVAL", 2_000)
     monkeypatch.setattr(E, "_STATE_MEMO", {})
     v, g, P = Variant(), _toy_grid(), 3
     s0 = E.score_solution("pares", P, v, 10, 10, grid=g)
