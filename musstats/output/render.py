@@ -320,7 +320,8 @@ def render_game(s: dict) -> str:
     out = _console_text(_game_grid(s, "en paso "), _game_grid(b, "with betting "))
     lines = _game_lines(s, "En paso: ") + _game_lines(b, "With betting: ") + [
         f"Betting changes P(mano's team of the first hand wins from 0-0) from {100 * e['en_paso']:.2f} % "
-        f"(en paso) to {100 * e['with_betting']:.2f} % ({100 * e['difference']:+.2f} points; both on the hands after the mus decision)."]
+        f"(en paso) to {100 * e['with_betting']:.2f} % ({100 * e['difference']:+.2f} points; both on the hands "
+        "after the mus decision)."]
     return out + "\n".join(lines) + "\n"
 
 

@@ -168,8 +168,8 @@ def game_model(
 
     The outcome table of ``deals`` deals (default 4,000,000, seed 1) from ``source``
     (default ``after-mus``; with ``betting`` one of ``mus-decision``, the default, and
-    ``as-dealt``) is simulated once per rules (every switch), source, number of deals and seed, and cached
-    in memory and on disk (written atomically); the dynamic programme is recomputed each
+    ``as-dealt``) is simulated once per rules (every switch), source, number of deals and
+    seed, and cached in memory and on disk (written atomically); the dynamic programme is recomputed each
     time (a few ms).  Pass ``outcomes`` to use a given table (nothing is simulated or
     cached).
 

@@ -64,6 +64,8 @@ def source_key(source: str, variant: Variant) -> str:
         flags = np.ascontiguousarray(cut_flags(variant), np.bool_)
         return f"{source}-{policy_digest('table', variant)}-{hashlib.sha1(flags.tobytes()).hexdigest()[:10]}"
     return source
+
+
 #: the default: hands as played after a mus round, everyone discarding by the table policy
 DEFAULT_SOURCE = "after-mus"
 
