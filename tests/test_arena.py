@@ -333,7 +333,6 @@ def test_betting_game_model_is_a_probability_monotone_and_symmetric():
 def test_betting_game_model_agrees_with_played_games():
     # the DP over the outcome table against whole games played out hand by hand
     from musstats.analysis.game import game_model
-
     from musstats.analysis.game.sources import deals_after_the_decision
 
     m = game_model("8-reyes", betting=True)
