@@ -384,3 +384,24 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     np.testing.assert_allclose(again.sigma, s1.sigma, atol=0.01)  # stored as uint8, rows renormalised
     assert E.pushfold_frame(again, v, "pares", P, 12, 11).attrs["warm_start"] == s1.spec.warm
     assert replace(s1.spec, warm="").key != s1.spec.key  # a warm solve is never the cold one
+
+
+def test_kept_solver_states_are_bounded(monkeypatch, tmp_path):
+    # each solve keeps its solver state for warm starts (about 1 MB): only the most recent
+    # MAX_KEPT_STATES of a lance and pattern stay, in memory and on disk
+    from musstats.analysis import ordago_eq as E
+
+    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path))
+    monkeypatch.setattr(E, "DEFAULT_EQ_ITERATIONS", 8)
+    monkeypatch.setattr(E, "WARM_ITERATIONS", 4)
+    monkeypatch.setattr(E, "MAX_KEPT_STATES", 2)
+    monkeypatch.setattr(E, "_STATE_MEMO", {})
+    v, g, P = Variant(), _toy_grid(), 3
+    for a, b in ((0, 0), (20, 20), (39, 0)):  # far apart: three cold solves, each kept
+        E.score_solution("pares", P, v, a, b, grid=g, eval_samples=200)
+    fam = E._family("pares", P, v, E.DEFAULT_EQ_SEED, g)
+    on_disk = sorted(p.name for p in (tmp_path / "betting").glob("eqstate-*"))
+    assert len(on_disk) == 2 and not any(n.endswith("-0-0.npz") for n in on_disk)
+    assert list(E._STATE_MEMO[fam]) == [(20, 20), (39, 0)]
+    monkeypatch.setattr(E, "_STATE_MEMO", {})
+    assert E._kept(fam, 0, 0) is None and E._kept(fam, 39, 0) is not None

@@ -149,6 +149,9 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
 WARM_ITERATIONS = 30
 #: the farthest neighbour (|a - a0| + |b - b0|) a warm start goes on from
 WARM_NEAR = 8
+#: solver states kept per lance and declaration pattern (about 1 MB each on disk, twice that
+#: in memory): the most recent ones, for the warm starts of scores near them
+MAX_KEPT_STATES = 64
 
 class _Kept(NamedTuple):
     """A solve at one score kept for the warm starts of others: its final solver state,
@@ -160,6 +163,15 @@ class _Kept(NamedTuple):
 
 
 _STATE_MEMO: dict[str, dict[tuple[int, int], _Kept]] = {}
+
+
+def _remember(fam: str, a: int, b: int, kept: _Kept) -> None:
+    """Put a kept solve in memory, dropping the family's oldest beyond :data:`MAX_KEPT_STATES`."""
+    mem = _STATE_MEMO.setdefault(fam, {})
+    mem.pop((a, b), None)
+    mem[(a, b)] = kept
+    while len(mem) > MAX_KEPT_STATES:  # dicts keep their insertion order: the oldest first
+        del mem[next(iter(mem))]
 
 
 def _family(lance: str, pattern: int, variant: Variant, seed: int, grid: np.ndarray) -> str:
@@ -183,21 +195,23 @@ def _kept(fam: str, a: int, b: int) -> _Kept | None:
                      int(z["iterations"]))
     except (KeyError, ValueError):
         return None
-    mem[(a, b)] = kept
+    _remember(fam, a, b, kept)
     return kept
 
 
 def _keep(fam: str, a: int, b: int, s: Solved, warm: str) -> None:
-    """Keep a solve's final state (memory and disk) for the warm starts of other scores."""
-    from musstats.engines.betting.cache import save_npz
+    """Keep a solve's final state (memory and disk) for the warm starts of other scores: the
+    :data:`MAX_KEPT_STATES` most recent ones of the lance and pattern."""
+    from musstats.engines.betting.cache import prune, save_npz
 
     st = s.state
     if st is None:
         return
-    _STATE_MEMO.setdefault(fam, {})[(a, b)] = _Kept(st, warm, int(s.iterations))
+    _remember(fam, a, b, _Kept(st, warm, int(s.iterations)))
     save_npz(f"{fam}-{a}-{b}", {"R": st.R.astype(np.float32), "S": st.S.astype(np.float32),
                                 "sig": st.sig.astype(np.float32), "t": np.int64(st.t),
                                 "warm": np.frombuffer(warm.encode(), np.uint8), "iterations": np.int64(s.iterations)})
+    prune(fam, MAX_KEPT_STATES)
 
 
 def _nearest(fam: str, a: int, b: int, target: int, within: int):

@@ -21,7 +21,8 @@ import numpy as np
 
 from musstats.engines import cache as _cache
 
-__all__ = ["cache_dir", "source_digest", "strategy_key", "load_npz", "save_npz", "load_array", "save_array"]
+__all__ = ["cache_dir", "source_digest", "strategy_key", "load_npz", "save_npz", "load_array", "save_array",
+           "prune"]
 
 
 def cache_dir() -> Path | None:
@@ -51,12 +52,35 @@ def strategy_key(fields: dict) -> str:
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
 def _path(name: str) -> Path | None:
     d = cache_dir()
-    if d is None:
-        return None
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
-    return d / f"{safe}.npz"
+    return None if d is None else d / f"{_safe(name)}.npz"
+
+
+def prune(prefix: str, keep: int) -> int:
+    """Delete all but the ``keep`` most recently written cached files named ``prefix-*``;
+    returns how many were deleted (0 when the cache is disabled)."""
+    d = cache_dir()
+    if d is None or not d.is_dir():
+        return 0
+    files = []
+    for p in d.glob(f"{_safe(prefix)}-*.npz"):
+        try:
+            files.append((p.stat().st_mtime_ns, p))
+        except OSError:  # deleted meanwhile
+            pass
+    gone = 0
+    for _, p in sorted(files, reverse=True)[max(int(keep), 0):]:
+        try:
+            p.unlink()
+            gone += 1
+        except OSError:
+            pass
+    return gone
 
 
 def load_npz(name: str) -> dict | None:
