@@ -353,19 +353,16 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
             if visto:
                 n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 0, 1, -1, 0,
                                               policy_visto, card_class, k_cls, idx4, st, srt, need)
-            if rounds > 0 and cut.shape[0] == 0:
-                _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 1 if visto else 0, rounds, -1, 0,
-                            policy, card_class, k_cls, idx4, st, srt, need)
-            elif rounds > 0:
-                for r in range(rounds):
-                    asked = True
+            for r in range(rounds):  # one round at a time: the same draws as all rounds at once
+                asked = True
+                if cut.shape[0] > 0:
                     for q in range(4):
                         if cut[q, hand_index(hands[q], card_class, k_cls, idx4)]:
                             asked = False
-                    if not asked:
-                        break
-                    n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, r + (1 if visto else 0),
-                                                  1, -1, 0, policy, card_class, k_cls, idx4, st, srt, need)
+                if not asked:
+                    break
+                n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, r + (1 if visto else 0),
+                                              1, -1, 0, policy, card_class, k_cls, idx4, st, srt, need)
             for q in range(4):
                 out[offsets[ch] + t, q] = hand_index(hands[q], card_class, k_cls, idx4)
     return out

@@ -153,6 +153,7 @@ WARM_NEAR = 8
 #: in memory): the most recent ones, for the warm starts of scores near them
 MAX_KEPT_STATES = 64
 
+
 class _Kept(NamedTuple):
     """A solve at one score kept for the warm starts of others: its final solver state,
     where it started ("" for a cold solve) and its iterations."""
@@ -281,15 +282,10 @@ def _reach_values(game, sigma, st, o, k, roots):
     n = st.shape[0]
     rows = _owner_rows(game, sigma, st)
     below = sorted({x for c in roots for x in tree.subtree(c)})
-    parent = {}
-    for nid in range(tree.n_nodes):
-        if not tree.is_term[nid]:
-            for c in range(int(tree.first[nid]), int(tree.first[nid]) + int(tree.n_act[nid])):
-                parent[c] = nid
     need = set(below)
     for c in roots:
-        while c in parent:
-            c = parent[c]
+        while tree.parent[c] >= 0:
+            c = int(tree.parent[c])
             need.add(c)
 
     def probs(nid):  # [actions, deals]
@@ -297,10 +293,9 @@ def _reach_values(game, sigma, st, o, k, roots):
 
     r = {0: np.ones(n)}
     for nid in sorted(need):  # children come after their parent
-        if nid in parent and nid not in r:
-            q = parent[nid]
-            a = nid - int(tree.first[q])
-            r[nid] = r[q] if int(game.owner[q]) == k else r[q] * probs(q)[a]
+        q = int(tree.parent[nid])
+        if q >= 0:
+            r[nid] = r[q] if int(game.owner[q]) == k else r[q] * probs(q)[int(tree.parent_action[nid])]
     V = {}
     U = game.U
     for nid in reversed(below):
