@@ -14,8 +14,11 @@ a bar with an ETA from it); engines never print.
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -33,7 +36,9 @@ class Interrupt:
     Nested ones all see it: a Ctrl-C caught inside (e.g. by the batches of one hand of a
     table) also sets :attr:`hit` of every enclosing one (the table's loop over hands).  A
     second Ctrl-C restores the previous handler and raises KeyboardInterrupt at once.
-    Elsewhere (a worker thread) Ctrl-C behaves as usual.
+    A Ctrl-C while numba compiles a kernel raises KeyboardInterrupt at once (after setting
+    the flags), and is sent again while the compilation goes on, should a callback of numba's
+    have swallowed it. Elsewhere (a worker thread) Ctrl-C behaves as usual.
     """
 
     _active: list["Interrupt"] = []
@@ -60,12 +65,65 @@ class Interrupt:
             raise KeyboardInterrupt
         for ctx in Interrupt._active:
             ctx.hit = True
+        if _in_numba(frame):
+            _watch_numba()
+            _quiet_lost_interrupts()
+            raise KeyboardInterrupt
 
     def __exit__(self, *exc) -> None:
         if self._installed:
             signal.signal(signal.SIGINT, self._old)
             if self in Interrupt._active:
                 Interrupt._active.remove(self)
+            if not Interrupt._active and _PLAIN_HOOK:
+                sys.unraisablehook = _PLAIN_HOOK.pop()
+
+
+def _in_numba(frame: Any) -> bool:
+    """True when the main thread runs numba's own Python code: compiling or loading a kernel (a
+    running kernel is native code, and a signal handler runs only once it has returned)."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith("numba."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+#: the unraisable hook that :func:`_quiet_lost_interrupts` replaced (restored by the last Interrupt)
+_PLAIN_HOOK: list[Callable[[Any], None]] = []
+
+
+def _quiet_lost_interrupts() -> None:
+    """Do not print a KeyboardInterrupt that a callback swallowed ("Exception ignored in ...",
+    with a traceback): inside numba's compilation it can land in one of llvmlite's ctypes
+    callbacks.  Other unraisable exceptions are reported as before."""
+    if _PLAIN_HOOK:
+        return
+    plain = sys.unraisablehook
+
+    def hook(u: Any) -> None:
+        if not isinstance(u.exc_value, KeyboardInterrupt):
+            plain(u)
+
+    _PLAIN_HOOK.append(plain)
+    sys.unraisablehook = hook
+
+
+def _watch_numba(every: float = 0.2, times: int = 25) -> None:
+    """Send Ctrl-C again while the main thread stays in numba's code: the KeyboardInterrupt of
+    the handler is lost when it lands in a callback that swallows exceptions (a gc callback,
+    a ``__del__``), and numba's compilation would then run on to its end."""
+    main = threading.main_thread().ident
+
+    def watch() -> None:
+        for _ in range(times):
+            time.sleep(every)
+            frame = sys._current_frames().get(main) if main is not None else None
+            if frame is None or not _in_numba(frame):
+                return
+            os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=watch, name="musstats-ctrl-c", daemon=True).start()
 
 
 def is_interrupt(err: BaseException | None) -> bool:

@@ -37,10 +37,7 @@ checked between iterations: the solve returns the strategy so far, marked partia
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, cast
 
@@ -48,6 +45,7 @@ import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.engines.betting.tree import BettingTree
+from musstats.engines.run import Interrupt
 
 __all__ = ["INFO_MODELS", "Game", "make_game", "Strategy", "solve_game", "CHUNKS", "SolveConfig", "chunk_bounds"]
 
@@ -251,24 +249,6 @@ class Strategy:
     meta: dict = field(default_factory=dict)
 
 
-@contextmanager
-def _sigint_flag():
-    """Ctrl-C sets a flag instead of raising while a solve runs (main thread only)."""
-    flag = {"stop": False}
-    if threading.current_thread() is not threading.main_thread():
-        yield flag
-        return
-
-    def handler(signum, frame):  # pragma: no cover - needs a real signal
-        flag["stop"] = True
-
-    old = signal.signal(signal.SIGINT, handler)
-    try:
-        yield flag
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
 DataSource = Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
@@ -307,9 +287,9 @@ def solve_game(game: Game, data: tuple[np.ndarray, np.ndarray, np.ndarray] | Dat
     done = 0
     partial = False
     spent = 0.0  # seconds in evaluate (not counted as training)
-    with _sigint_flag() as flag:
+    with Interrupt() as ctrl_c:
         for t in range(1, config.iterations + 1):
-            if flag["stop"] or (stop is not None and stop()):
+            if ctrl_c.hit or (stop is not None and stop()):
                 partial = True
                 break
             if source is not None:

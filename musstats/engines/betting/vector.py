@@ -50,8 +50,9 @@ from typing import Callable
 import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.engines.betting.solver import CHUNKS, Game, SolveConfig, Strategy, _sigint_flag, chunk_bounds
+from musstats.engines.betting.solver import CHUNKS, Game, SolveConfig, Strategy, chunk_bounds
 from musstats.engines.betting.tree import LANCE_INDEX
+from musstats.engines.run import Interrupt
 from musstats.rules.variant import Variant
 
 __all__ = ["VectorGame", "vector_game", "solve_vector", "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
@@ -396,9 +397,9 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
     active = [k for k in range(vg.n_owners) if vg.own_nodes[k].shape[0]]  # the owners who speak
     spent = 0.0
     C = int(config.chunks)
-    with _sigint_flag() as flag:
+    with Interrupt() as ctrl_c:
         for t in range(t_first, t_first + config.iterations):
-            if flag["stop"] or (stop is not None and stop()):
+            if ctrl_c.hit or (stop is not None and stop()):
                 partial = True
                 break
             B = int(round(batch * (1.0 + batch_growth * (t - 1))))
