@@ -14,9 +14,22 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-__all__ = ["atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output"]
+__all__ = ["atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output", "remove_temporary_files"]
 
 from musstats.base.errors import MusError
+
+#: the temporary files being written now (removed by :func:`remove_temporary_files`)
+_LIVE: set[Path] = set()
+
+
+def remove_temporary_files() -> None:
+    """Remove the temporary files of the writes in progress (before a hard exit)."""
+    for tmp in list(_LIVE):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
 
 def _tmp_name(path: Path) -> Path:
     # hidden, unique, beside the target so that os.replace never crosses a file system
@@ -31,6 +44,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> Path:
     """
     path = Path(path)
     tmp = _tmp_name(path)
+    _LIVE.add(tmp)
     try:
         write(str(tmp))
         os.replace(tmp, path)
@@ -40,6 +54,8 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> Path:
         except OSError:
             pass
         raise
+    finally:
+        _LIVE.discard(tmp)
     return path
 
 

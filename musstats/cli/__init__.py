@@ -6,6 +6,7 @@ Heavy modules (numpy, numba, pandas) are imported inside the commands, so
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -69,7 +70,10 @@ _register()
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one clear line and exit status 2 on bad input."""
+    from musstats.engines.run import Interrupt
+
     args = _join_variadic(list(sys.argv[1:] if argv is None else argv))
+    Interrupt.on_compiling = _interrupted_now
     try:
         cli.main(args=args, prog_name="musstats", standalone_mode=False)
     except MusError as e:
@@ -92,6 +96,21 @@ def main(argv: list[str] | None = None) -> None:
         if is_interrupt(e):
             _interrupted()
         raise
+
+
+def _interrupted_now() -> None:
+    """Ctrl-C while numba compiles a kernel: exit 130 at once.  Raising there could be swallowed
+    by one of numba's callbacks or leave the kernel half built, and waiting would take seconds;
+    what was computed before is dropped, and no file is left behind."""
+    from musstats.base.files import remove_temporary_files
+
+    try:
+        remove_temporary_files()
+        sys.stdout.flush()
+        click.echo("musstats: interrupted", err=True)
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
 
 
 def _interrupted() -> None:

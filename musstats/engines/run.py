@@ -6,7 +6,8 @@ surfaces later as a ``SystemError`` (or, inside a parallel region, can bring the
 down).  So every long computation is cut into batches of about half a second, and
 :class:`Interrupt` turns Ctrl-C into a flag that the batch loop checks between batches:
 the loop stops, and the caller returns what is done so far, marked *partial*.  A second
-Ctrl-C raises KeyboardInterrupt at once.
+Ctrl-C raises KeyboardInterrupt at once.  A Ctrl-C that lands while numba compiles a kernel
+(Python code that runs for seconds on a fresh install) calls ``Interrupt.on_compiling``.
 
 Progress is reported through a callback ``progress(done, total)`` (the command line draws
 a bar with an ETA from it); engines never print.
@@ -14,11 +15,8 @@ a bar with an ETA from it); engines never print.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import threading
-import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -36,12 +34,17 @@ class Interrupt:
     Nested ones all see it: a Ctrl-C caught inside (e.g. by the batches of one hand of a
     table) also sets :attr:`hit` of every enclosing one (the table's loop over hands).  A
     second Ctrl-C restores the previous handler and raises KeyboardInterrupt at once.
-    A Ctrl-C while numba compiles a kernel raises KeyboardInterrupt at once (after setting
-    the flags), and is sent again while the compilation goes on, should a callback of numba's
-    have swallowed it. Elsewhere (a worker thread) Ctrl-C behaves as usual.
+    A Ctrl-C that lands while numba compiles (or loads) a kernel calls :attr:`on_compiling`
+    when it is set: the command line sets it to exit at once.  Elsewhere (a worker thread)
+    Ctrl-C behaves as usual.
     """
 
     _active: list["Interrupt"] = []
+    #: called (after the flags are set) by a Ctrl-C that lands in numba's compiler: Python code
+    #: that runs for seconds on a fresh install, before any batch loop can look at the flag.
+    #: An exception raised there can be swallowed by one of numba's callbacks or leave a kernel
+    #: half built, so the library waits for the compilation; the command line exits at once.
+    on_compiling: Callable[[], None] | None = None
 
     def __init__(self) -> None:
         self.hit = False
@@ -65,18 +68,14 @@ class Interrupt:
             raise KeyboardInterrupt
         for ctx in Interrupt._active:
             ctx.hit = True
-        if _in_numba(frame):
-            _watch_numba()
-            _quiet_lost_interrupts()
-            raise KeyboardInterrupt
+        if Interrupt.on_compiling is not None and _in_numba(frame):
+            Interrupt.on_compiling()
 
     def __exit__(self, *exc) -> None:
         if self._installed:
             signal.signal(signal.SIGINT, self._old)
             if self in Interrupt._active:
                 Interrupt._active.remove(self)
-            if not Interrupt._active and _PLAIN_HOOK:
-                sys.unraisablehook = _PLAIN_HOOK.pop()
 
 
 def _in_numba(frame: Any) -> bool:
@@ -87,43 +86,6 @@ def _in_numba(frame: Any) -> bool:
             return True
         frame = frame.f_back
     return False
-
-
-#: the unraisable hook that :func:`_quiet_lost_interrupts` replaced (restored by the last Interrupt)
-_PLAIN_HOOK: list[Callable[[Any], None]] = []
-
-
-def _quiet_lost_interrupts() -> None:
-    """Do not print a KeyboardInterrupt that a callback swallowed ("Exception ignored in ...",
-    with a traceback): inside numba's compilation it can land in one of llvmlite's ctypes
-    callbacks.  Other unraisable exceptions are reported as before."""
-    if _PLAIN_HOOK:
-        return
-    plain = sys.unraisablehook
-
-    def hook(u: Any) -> None:
-        if not isinstance(u.exc_value, KeyboardInterrupt):
-            plain(u)
-
-    _PLAIN_HOOK.append(plain)
-    sys.unraisablehook = hook
-
-
-def _watch_numba(every: float = 0.2, times: int = 25) -> None:
-    """Send Ctrl-C again while the main thread stays in numba's code: the KeyboardInterrupt of
-    the handler is lost when it lands in a callback that swallows exceptions (a gc callback,
-    a ``__del__``), and numba's compilation would then run on to its end."""
-    main = threading.main_thread().ident
-
-    def watch() -> None:
-        for _ in range(times):
-            time.sleep(every)
-            frame = sys._current_frames().get(main) if main is not None else None
-            if frame is None or not _in_numba(frame):
-                return
-            os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=watch, name="musstats-ctrl-c", daemon=True).start()
 
 
 def is_interrupt(err: BaseException | None) -> bool:
