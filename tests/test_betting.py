@@ -355,3 +355,19 @@ def test_solve_is_cached(tmp_path, monkeypatch):
     assert a.source == "solved" and b.source == "cache"
     assert np.abs(a.sigma - b.sigma).max() <= 3 / 255  # uint8 quantisation, rows renormalised
     assert list(tmp_path.glob("betting/strategy-*.npz"))
+
+
+def test_value_gap_table_puts_the_two_models_side_by_side():
+    from musstats.analysis.betting import exploitability_table, value_gap_table
+
+    df = value_gap_table(lance="grande", iterations=60, eval_samples=2000)
+    assert list(df.lance) == ["grande"] and int(df.iterations_pooled.iloc[0]) == 60
+    r = df.iloc[0]
+    # the private side is the shipped strategy, as `musstats bet --exploitability` reports it
+    ship = exploitability_table(lance="grande").iloc[0]
+    assert r.value_private == ship.value_team0 and r.nashconv_private_in == ship.nashconv_in
+    assert r.gap == pytest.approx(r.value_pooled - r.value_private)
+    assert r.gap_se == pytest.approx(np.hypot(r.value_private_se, r.value_pooled_se))
+    assert r.gap_bound == pytest.approx(r.nashconv_private_in + r.nashconv_pooled_in) and r.gap_bound > 0
+    # a grande is worth at most an órdago: a value per lance within the stakes
+    assert abs(r.value_pooled) < 5
