@@ -338,3 +338,13 @@ def test_a_ctrl_c_outside_numba_still_waits_for_the_batch():
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.05)
         assert flag.hit
+
+
+def test_the_command_line_hook_does_not_outlive_the_command(capsys):
+    # run in a Python process (the tests, a notebook), the command line must not leave its
+    # exit-at-once hook behind: a later Ctrl-C in that process would end it
+    from musstats.engines.run import Interrupt
+
+    assert Interrupt.on_compiling is None
+    code, _, _ = run_cli(capsys, ["rules"])
+    assert code == 0 and Interrupt.on_compiling is None

@@ -73,7 +73,16 @@ def main(argv: list[str] | None = None) -> None:
     from musstats.engines.run import Interrupt
 
     args = _join_variadic(list(sys.argv[1:] if argv is None else argv))
+    old = Interrupt.on_compiling  # restored: the command line may run inside a Python process
     Interrupt.on_compiling = _interrupted_now
+    try:
+        _run(args)
+    finally:
+        Interrupt.on_compiling = old
+
+
+def _run(args: list[str]) -> None:
+    """The command, its errors as one line and exit 2, Ctrl-C as exit 130."""
     try:
         cli.main(args=args, prog_name="musstats", standalone_mode=False)
     except MusError as e:
