@@ -61,6 +61,22 @@ def _env(tmp: Path) -> dict:
     return env
 
 
+def _ctrl_c_after(args: list[str], delay: float, env: dict, name: str) -> tuple[int, str, str, float]:
+    """Run ``musstats ARGS``, send Ctrl-C after ``delay`` s: (exit status, stdout, stderr, seconds
+    it took to stop); fails when it is still running 15 s after."""
+    p = subprocess.Popen([sys.executable, "-m", "musstats", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(delay)
+    sent = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = p.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail(f"{name}: still running 15 s after Ctrl-C")
+    return p.returncode, stdout, stderr, time.perf_counter() - sent
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,argv,partial_mark", LONG_COMMANDS, ids=[c[0] for c in LONG_COMMANDS])
 def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
@@ -72,21 +88,11 @@ def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
                        env=_env(tmp_path / "warm"), check=True)
     for delay in (rng.uniform(1.5, 3.0), rng.uniform(3.0, 6.0)):
         args = [a.replace("{out}", str(out)) for a in argv]
-        p = subprocess.Popen([sys.executable, "-m", "musstats", *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
-        time.sleep(delay)
-        sent = time.perf_counter()
-        p.send_signal(signal.SIGINT)
-        try:
-            stdout, stderr = p.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            pytest.fail(f"{name}: still running 15 s after Ctrl-C")
-        waited = time.perf_counter() - sent
-        assert p.returncode in (0, 130), (name, delay, p.returncode, stderr[-2000:])
+        code, stdout, stderr, waited = _ctrl_c_after(args, delay, _env(tmp_path), name)
+        assert code in (0, 130), (name, delay, code, stderr[-2000:])
         assert "Traceback" not in stderr and "Traceback" not in stdout, (name, stderr[-2000:])
         assert waited < 3.0, f"{name}: {waited:.1f} s to stop after Ctrl-C"
-        if p.returncode == 130:
+        if code == 130:
             assert stderr.strip().splitlines()[-1].startswith("musstats: interrupted"), stderr[-500:]
             if stdout.strip():
                 assert partial_mark is not None and partial_mark in stdout, (name, stdout[:500])
@@ -312,18 +318,9 @@ def test_ctrl_c_during_the_first_compilation_of_a_command(tmp_path):
     out.mkdir()
     env = _env(tmp_path)
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba")
-    p = subprocess.Popen([sys.executable, "-m", "musstats", "table", "--out", str(out / "t.csv")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(2.5)
-    sent = time.perf_counter()
-    p.send_signal(signal.SIGINT)
-    try:
-        stdout, stderr = p.communicate(timeout=15)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        pytest.fail("table: still running 15 s after Ctrl-C during its first compilation")
-    waited = time.perf_counter() - sent
-    assert p.returncode == 130, (p.returncode, stderr[-2000:])
+    code, _, stderr, waited = _ctrl_c_after(["table", "--out", str(out / "t.csv")], 2.5, env,
+                                            "table, first compilation")
+    assert code == 130, (code, stderr[-2000:])
     assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr[-2000:]
     assert stderr.strip().splitlines()[-1] == "musstats: interrupted"
     assert waited < 3.0, f"{waited:.1f} s to stop"
