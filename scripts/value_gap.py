@@ -24,7 +24,8 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--iterations", type=int, default=None, help="pooled solves (default: the solver's)")
-    ap.add_argument("--eval-samples", type=int, default=20_000, help="samples per owner of each NashConv estimate")
+    ap.add_argument("--eval-samples", type=int, default=None,
+                    help="samples per owner of each NashConv estimate (default: the shipped strategies', 100,000)")
     ap.add_argument("--lance", default=None)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
