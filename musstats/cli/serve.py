@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 import click
 
@@ -61,9 +62,8 @@ def serve(host, port, open_browser, workers) -> None:
     app = create_app(workers=n_workers, allowed_hosts=allowed)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3,
                             timeout_keep_alive=5)
-    server = uvicorn.Server(config)
+    server = _stopping_server(uvicorn.Server)(config)
     if open_browser:
-        import threading
         import webbrowser
 
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
@@ -84,6 +84,35 @@ def serve(host, port, open_browser, workers) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(130)
+
+
+#: seconds a stopping server may take before it exits anyway (more than the graceful 3 s and
+#: the 5 s given to the computations)
+STOP_SECONDS = 12.0
+
+
+def _stopping_server(base: type) -> type:
+    """uvicorn's Server that, once Ctrl-C has asked it to stop, exits 130 after
+    :data:`STOP_SECONDS` whatever still runs (a shutdown once hung past 20 s in CI)."""
+
+    class Server(base):
+        def handle_exit(self, sig, frame) -> None:
+            if not getattr(self, "_deadline", None):
+                self._deadline = threading.Timer(STOP_SECONDS, lambda: _exit_now())
+                self._deadline.daemon = True
+                self._deadline.start()
+            super().handle_exit(sig, frame)
+
+    return Server
+
+
+def _exit_now() -> None:
+    try:
+        click.echo("musstats serve: stopped (the shutdown took too long)", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
 
 
 def _listen(host: str, port: int):
