@@ -371,3 +371,13 @@ def test_value_gap_table_puts_the_two_models_side_by_side():
     assert r.gap_bound == pytest.approx(r.nashconv_private_in + r.nashconv_pooled_in) and r.gap_bound > 0
     # a grande is worth at most an órdago: a value per lance within the stakes
     assert abs(r.value_pooled) < 5
+
+
+def test_pooled_is_private_where_each_team_has_one_holder():
+    # pares mano+second: one holder per team, whose partner does not speak; seeing the
+    # partner's hand changes nothing, so the two models are one game with one value
+    from musstats.engines.betting.store import Spec, solve_subgame
+
+    pr, po = (solve_subgame(Spec("pares", 0b0011, info=i, iterations=40), eval_deals=4000) for i in ("private", "pooled"))
+    a, b = pr.exploit, po.exploit
+    assert abs(a["value"] - b["value"]) <= 3 * np.hypot(a["value_se"], b["value_se"]) + 1e-9
