@@ -6,7 +6,6 @@ Heavy modules (numpy, numba, pandas) are imported inside the commands, so
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -111,15 +110,9 @@ def _interrupted_now() -> None:
     """Ctrl-C while numba compiles a kernel: exit 130 at once.  Raising there could be swallowed
     by one of numba's callbacks or leave the kernel half built, and waiting would take seconds;
     what was computed before is dropped, and no file is left behind."""
-    from musstats.base.files import remove_temporary_files
+    from musstats.cli.common import exit_now
 
-    try:
-        remove_temporary_files()
-        sys.stdout.flush()
-        click.echo("musstats: interrupted", err=True)
-        sys.stderr.flush()
-    finally:
-        os._exit(130)
+    exit_now("musstats: interrupted")
 
 
 def _interrupted() -> None:

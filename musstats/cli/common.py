@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator, overload
@@ -21,7 +22,7 @@ import click
 from musstats.base.errors import MusError
 from musstats.rules.labels import POLICY_HELP as _POLICIES
 
-__all__ = ["FORMATS", "SEAT_HELP", "POLICY_HELP", "RULES_EPILOG", "Command", "Group", "variant_options",
+__all__ = ["exit_now", "FORMATS", "SEAT_HELP", "POLICY_HELP", "RULES_EPILOG", "Command", "Group", "variant_options",
            "target_option", "format_option", "run_options", "mc_options", "condition_options", "number",
            "real", "progress_bar", "finish"]
 
@@ -179,3 +180,17 @@ def finish(text: str, partial: bool = False) -> None:
     if partial:
         click.echo("musstats: interrupted; the result above is partial", err=True)
         sys.exit(130)
+
+
+def exit_now(line: str) -> None:
+    """Exit 130 at once, whatever still runs: remove the temporary files of the writes in
+    progress, flush what was printed, say ``line`` on stderr, ``os._exit``."""
+    from musstats.base.files import remove_temporary_files
+
+    try:
+        remove_temporary_files()
+        sys.stdout.flush()
+        click.echo(line, err=True)
+        sys.stderr.flush()
+    finally:
+        os._exit(130)

@@ -8,7 +8,7 @@ import threading
 
 import click
 
-from musstats.cli.common import RULES_EPILOG, Command, number
+from musstats.cli.common import RULES_EPILOG, Command, exit_now, number
 
 __all__ = ["serve"]
 
@@ -80,15 +80,13 @@ def serve(host, port, open_browser, workers) -> None:
     if app.state.jobs.idle(5.0):
         click.echo("musstats serve: stopped", err=True)
         sys.exit(130)
-    click.echo("musstats serve: stopped (a computation that cannot be interrupted was abandoned)", err=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(130)
+    exit_now("musstats serve: stopped (a computation that cannot be interrupted was abandoned)")
 
 
 #: seconds a stopping server may take before it exits anyway (more than the graceful 3 s and
 #: the 5 s given to the computations)
 STOP_SECONDS = 12.0
+STOPPED_LATE = "musstats serve: stopped (the shutdown took too long)"
 
 
 def _stopping_server(base: type) -> type:
@@ -98,21 +96,12 @@ def _stopping_server(base: type) -> type:
     class Server(base):
         def handle_exit(self, sig, frame) -> None:
             if not getattr(self, "_deadline", None):
-                self._deadline = threading.Timer(STOP_SECONDS, lambda: _exit_now())
+                self._deadline = threading.Timer(STOP_SECONDS, lambda: exit_now(STOPPED_LATE))
                 self._deadline.daemon = True
                 self._deadline.start()
             super().handle_exit(sig, frame)
 
     return Server
-
-
-def _exit_now() -> None:
-    try:
-        click.echo("musstats serve: stopped (the shutdown took too long)", err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-    finally:
-        os._exit(130)
 
 
 def _listen(host: str, port: int):
