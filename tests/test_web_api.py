@@ -513,7 +513,9 @@ def test_serve_port_in_use(capsys):
         s.close()
 
 
-SERVE_SCRIPT = ("import sys; from musstats.cli import cli, main; from musstats.cli.serve import serve; "
+# faulthandler: a server that does not stop shows where each of its threads is (SIGUSR1)
+SERVE_SCRIPT = ("import sys, signal, faulthandler; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+                "from musstats.cli import cli, main; from musstats.cli.serve import serve; "
                 "cli.add_command(serve); main(['serve', *sys.argv[1:]])")
 
 
@@ -535,8 +537,11 @@ def stop_server(p: subprocess.Popen) -> tuple[int, str]:
     try:
         _, err = p.communicate(timeout=20)
     except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGUSR1)  # its threads' stacks, on its stderr
+        time.sleep(1.0)
         p.kill()
-        raise
+        _, err = p.communicate()
+        raise AssertionError(f"the server still ran 20 s after Ctrl-C; its stderr and threads:\n{err}") from None
     return p.returncode, err
 
 
