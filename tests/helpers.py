@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,20 @@ def run_process(*args: str, env: dict | None = None, timeout: float = 300) -> su
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "musstats", *args], capture_output=True, text=True, env=e,
                           timeout=timeout, cwd=ROOT)
+
+
+def interruptible(cmd: list[str], **kw) -> subprocess.Popen:
+    """``subprocess.Popen(cmd, **kw)`` for a child that the test stops with Ctrl-C: SIGINT at its
+    default in the child, as a terminal gives it.  A background job of a non-interactive shell
+    (as a CI runner may start the tests) ignores SIGINT, and children inherit that: a Ctrl-C
+    sent before the child installs a handler of its own is then lost."""
+    if os.name == "posix":
+        kw["preexec_fn"] = _sigint_default
+    return subprocess.Popen(cmd, **kw)
+
+
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def check_one_line_error(code: int, out: str, err: str, fragment: str, prog: str = "musstats") -> str:

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import naive
+from helpers import interruptible
 from musstats.base.errors import MusError
 from musstats.engines import montecarlo as mc
 from musstats.engines.estimate import mean_se, proportion
@@ -306,9 +307,8 @@ def test_real_ctrl_c_stops_after_the_running_batch():
     import signal
     import time
 
-    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD], cwd=ROOT, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child = interruptible([sys.executable, "-c", _CTRL_C_CHILD], cwd=ROOT, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert child.stdout.readline().strip() == "ready"
     time.sleep(1.0)
     child.send_signal(signal.SIGINT)

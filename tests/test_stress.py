@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import assert_exit2_one_line, run_cli
+from helpers import assert_exit2_one_line, interruptible, run_cli
 
 #: (name, argv, what a partial result looks like on stdout, or None when none is printed)
 LONG_COMMANDS = [
@@ -64,8 +64,8 @@ def _env(tmp: Path) -> dict:
 def _ctrl_c_after(args: list[str], delay: float, env: dict, name: str) -> tuple[int, str, str, float]:
     """Run ``musstats ARGS``, send Ctrl-C after ``delay`` s: (exit status, stdout, stderr, seconds
     it took to stop); fails when it is still running 15 s after."""
-    p = subprocess.Popen([sys.executable, "-m", "musstats", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+    p = interruptible([sys.executable, "-m", "musstats", *args], stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(delay)
     sent = time.perf_counter()
     p.send_signal(signal.SIGINT)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, interruptible
 
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -70,8 +70,8 @@ SERVE_SCRIPT = ("import sys; from musstats.cli import cli, main; from musstats.c
 def server(cache_folder):
     """The URL of ``musstats serve --port 0`` (stopped with Ctrl-C at the end: exit status 130)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "MUSSTATS_CACHE": str(cache_folder)}
-    p = subprocess.Popen([sys.executable, "-c", SERVE_SCRIPT, "--port", "0"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    p = interruptible([sys.executable, "-c", SERVE_SCRIPT, "--port", "0"], stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     line = p.stdout.readline()
     m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
     if not m:

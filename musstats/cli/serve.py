@@ -91,7 +91,8 @@ STOPPED_LATE = "musstats serve: stopped (the shutdown took too long)"
 
 def _stopping_server(base: type) -> type:
     """uvicorn's Server that, once Ctrl-C has asked it to stop, exits 130 after
-    :data:`STOP_SECONDS` whatever still runs (a shutdown once hung past 20 s in CI)."""
+    :data:`STOP_SECONDS` whatever still runs: a bound on the stop, should the graceful shutdown
+    or the lifespan's end hang."""
 
     class Server(base):
         def handle_exit(self, sig, frame) -> None:
