@@ -56,6 +56,7 @@ from numba import njit, prange
 from musstats._kernels.betting import outcome_of_scores, team_state
 from musstats._kernels.cfr import dcfr_discounts, discount
 from musstats._kernels.dealing import hand_index, shuffle
+from musstats._kernels.exact import _ways
 from musstats._kernels.lances import seat_row
 
 __all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "O_TB", "O_M",
@@ -126,14 +127,6 @@ def _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem):
             h = hb[q]
             for i in range(nnz[h]):
                 rem[nzc[h, i]] -= nzn[h, i]
-
-
-@njit(cache=True, inline="always")
-def _ways(h, rem, nzc, nzn, nnz, binom):
-    w = 1
-    for i in range(nnz[h]):
-        w *= binom[rem[nzc[h, i]], nzn[h, i]]
-    return w
 
 
 @njit(cache=True)
