@@ -1,11 +1,13 @@
-"""The vector solver's exact conditional probabilities against a brute-force enumeration.
+"""The vector solver against a brute-force enumeration and against the deal solver.
 
 The vector solver (musstats.engines.betting.vector) samples three seats' hands and weighs
 every hand h of the fourth by P(h | the other three hands) = ways(h | the 28 remaining
 cards) / C(28, 4).  Here that weight is counted the slow way: the 28 remaining physical
 cards are listed, each of their C(28, 4) = 20,475 four-card subsets is sorted into its
 hand by its multiset of card classes (from the hand tables' labels), and the counts are
-divided by 20,475.  Card removal is exact in both; nothing here calls a kernel.
+divided by 20,475.  Card removal is exact in both; the count calls no kernel.  The
+vector solver's regrets are then checked against the deal solver's on the same deals
+spelled out one by one, weighted by those counts.
 """
 
 from __future__ import annotations
@@ -66,3 +68,53 @@ def test_own_weights_are_the_brute_force_conditional_probabilities(variant):
             assert abs(got.sum() - 1.0) < 1e-12  # every hand of the 28 cards, once
             checked += 1
     assert checked == 24
+
+
+@pytest.mark.parametrize("lance,pattern,info", [("grande", 15, "private"), ("pares", 0b0111, "private"),
+                                                ("juego", 0b1011, "pooled"), ("punto", 15, "pooled")])
+def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, pattern, info):
+    """One sample of three hands with every hand of the fourth seat, each weighted by its
+    brute-force P(hand | the three): the vector kernel's regrets of the owner equal those of
+    the deal solver's kernel (checked on Kuhn poker and by brute force in test_betting) on
+    the deals spelled out, every hand weighted by sample weight x P(hand | others)."""
+    from musstats._kernels.cfr import cfr_regrets
+    from musstats.engines.betting.solver import chunk_bounds
+    from musstats.engines.betting.store import Spec, dequantise, prepare
+    from musstats.engines.betting.vector import draw_others, vector_game, vector_regrets
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    t = hand_tables(v)
+    spec = Spec(lance=lance, pattern=pattern, info=info, variant=v)
+    game = spec.game()
+    vg = vector_game(game, v, spec.pattern)
+    rng = np.random.default_rng(11)
+    sigma = dequantise(rng.integers(1, 256, game.n_slots).astype(np.uint8), game)  # every action played
+    owners = [k for k in range(vg.n_owners) if vg.own_nodes[k].shape[0]]
+    assert len(owners) >= 2
+    for k in owners:
+        hands, _ = draw_others(vg, k, 3, 5, (99, k))
+        sw = np.array([1.0, 0.5, 2.0])
+        got = vector_regrets(vg, k, sigma, hands, sw)
+        seat = int(vg.eseat[k])
+        deals, w = [], []
+        for s in range(3):
+            others = [int(hands[s, q]) for q in range(4) if q != seat]
+            p = _brute_weights(t.counts, t.class_count, others)
+            for h in np.nonzero(p)[0]:
+                if vg.req[seat] >= 0 and vg.hold[h] != vg.req[seat]:
+                    continue  # the enumerated seat's hand must fit its declaration
+                d = hands[s].copy()
+                d[seat] = h
+                deals.append(d)
+                w.append(sw[s] * p[h])
+        st, o, _ = prepare(game, np.array(deals), v, lance)
+        acc = cfr_regrets(chunk_bounds(len(deals), 8), st, o, np.array(w), sigma, *game.kernel_args(), game.team,
+                          game.U, game.n_slots)
+        want = acc.sum(axis=0)
+        lo = int(game.obase[k])
+        hi = lo + int(game.n_states[k] * game.stride[k])
+        assert np.abs(got[:lo]).max(initial=0) == 0 and np.abs(got[hi:]).max(initial=0) == 0
+        scale = np.abs(want[lo:hi]).max()
+        assert scale > 0
+        np.testing.assert_allclose(got[lo:hi], want[lo:hi], rtol=0, atol=1e-9 * scale)
