@@ -39,6 +39,24 @@ def _brute_weights(counts: np.ndarray, class_count: np.ndarray, others: list[int
     return out
 
 
+def _spelled_out(vg, k, hands, sw, t):
+    """The deals of owner k's samples, every hand of its enumerated seat that fits its
+    declaration, weighted by sample weight x brute-force P(hand | others)."""
+    seat = int(vg.eseat[k])
+    deals, w = [], []
+    for s in range(hands.shape[0]):
+        others = [int(hands[s, q]) for q in range(4) if q != seat]
+        p = _brute_weights(t.counts, t.class_count, others)
+        for h in np.nonzero(p)[0]:
+            if vg.req[seat] >= 0 and vg.hold[h] != vg.req[seat]:
+                continue
+            d = hands[s].copy()
+            d[seat] = h
+            deals.append(d)
+            w.append(sw[s] * p[h])
+    return np.array(deals), np.array(w)
+
+
 @pytest.mark.parametrize("variant", [Variant(), Variant(deck="4-reyes")], ids=["8-reyes", "4-reyes"])
 def test_own_weights_are_the_brute_force_conditional_probabilities(variant):
     from musstats._kernels.vcfr import own_weights
@@ -96,20 +114,9 @@ def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, patt
         hands, _ = draw_others(vg, k, 3, 5, (99, k))
         sw = np.array([1.0, 0.5, 2.0])
         got = vector_regrets(vg, k, sigma, hands, sw)
-        seat = int(vg.eseat[k])
-        deals, w = [], []
-        for s in range(3):
-            others = [int(hands[s, q]) for q in range(4) if q != seat]
-            p = _brute_weights(t.counts, t.class_count, others)
-            for h in np.nonzero(p)[0]:
-                if vg.req[seat] >= 0 and vg.hold[h] != vg.req[seat]:
-                    continue  # the enumerated seat's hand must fit its declaration
-                d = hands[s].copy()
-                d[seat] = h
-                deals.append(d)
-                w.append(sw[s] * p[h])
-        st, o, _ = prepare(game, np.array(deals), v, lance)
-        acc = cfr_regrets(chunk_bounds(len(deals), 8), st, o, np.array(w), sigma, *game.kernel_args(), game.team,
+        deals, w = _spelled_out(vg, k, hands, sw, t)
+        st, o, _ = prepare(game, deals, v, lance)
+        acc = cfr_regrets(chunk_bounds(len(deals), 8), st, o, w, sigma, *game.kernel_args(), game.team,
                           game.U, game.n_slots)
         want = acc.sum(axis=0)
         lo = int(game.obase[k])
@@ -118,3 +125,42 @@ def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, patt
         scale = np.abs(want[lo:hi]).max()
         assert scale > 0
         np.testing.assert_allclose(got[lo:hi], want[lo:hi], rtol=0, atol=1e-9 * scale)
+
+
+@pytest.mark.parametrize("lance,pattern,info", [("grande", 15, "private"), ("pares", 0b1101, "private"),
+                                                ("juego", 0b0111, "pooled")])
+def test_vector_best_response_gain_is_the_deal_solvers_on_the_enumerated_deals(lance, pattern, info):
+    """Each owner's best-response gain and team 0's value of the profile, by the vector
+    kernels on three samples of the others, equal the deal solver's exploitability
+    (checked on Kuhn poker and against brute-force pure strategies in test_betting) on the
+    same deals spelled out, chosen and valued on them (exact mode: weighted means)."""
+    from musstats.engines.betting.exploit import exploitability
+    from musstats.engines.betting.store import Spec, dequantise, prepare
+    from musstats.engines.betting.vector import draw_others, owner_gain, vector_game
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    t = hand_tables(v)
+    spec = Spec(lance=lance, pattern=pattern, info=info, variant=v)
+    game = spec.game()
+    vg = vector_game(game, v, spec.pattern)
+    rng = np.random.default_rng(5)
+    sigma = dequantise(rng.integers(1, 256, game.n_slots).astype(np.uint8), game)
+    sigT = vg.from_game(sigma)
+    checked = 0
+    for k in range(vg.n_owners):
+        if not vg.own_nodes[k].shape[0]:
+            continue
+        hands, _ = draw_others(vg, k, 3, 8, (77, k))
+        sw = np.array([1.0, 3.0, 0.25])
+        got = owner_gain(vg, sigT, k, 3, 0, samples=((hands, sw), (hands, sw)))
+        deals, w = _spelled_out(vg, k, hands, sw, t)
+        st, o, _ = prepare(game, deals, v, lance)
+        want = exploitability(game, sigma, (st, o, w))
+        assert want.gains_in[k] > 1e-6  # a random strategy is exploitable
+        assert got.gain_in == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)
+        assert got.gain == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)  # same set valued
+        if int(game.team[k]) == 0:
+            assert got.value0 == pytest.approx(want.value, rel=1e-9, abs=1e-12)
+        checked += 1
+    assert checked >= 2
