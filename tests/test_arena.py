@@ -29,7 +29,7 @@ V = Variant()
 
 @pytest.fixture(scope="module")
 def deals():
-    return P.stream_deals(V, 123, 0, 20_000, D.ARENA_KEY)
+    return D.stream_deals(V, 123, 0, 20_000, D.ARENA_KEY)
 
 
 def _eq(lance, pat):

@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from musstats.analysis.play import STRATEGY_SETS, _check_set, hand_steps, hand_values, stream_deals
+from musstats.analysis.play import STRATEGY_SETS, _check_set, hand_steps, hand_values
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.betting.game import DEFAULT_ORDAGO_STONES
@@ -135,7 +135,7 @@ def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS
             if ctrl_c.hit:
                 partial = True
                 break
-            d = stream_deals(v, sd, start, min(_CHUNK, n_hands - start), D.ARENA_KEY)
+            d = D.stream_deals(v, sd, start, min(_CHUNK, n_hands - start), D.ARENA_KEY)
             xs.append((hand_values(d, v, a, b) - hand_values(d, v, b, a)) / 2)
             done += d.shape[0]
             if progress is not None:
@@ -146,7 +146,7 @@ def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS
                 partial = True
                 break
             np_ = min(pairs_per_chunk, n_games // 2 - p0)
-            d = stream_deals(v, sd, p0 * MAX_HANDS_PER_GAME, np_ * MAX_HANDS_PER_GAME, D.GAME_KEY)
+            d = D.stream_deals(v, sd, p0 * MAX_HANDS_PER_GAME, np_ * MAX_HANDS_PER_GAME, D.GAME_KEY)
             key = sd * 1_000_003 + p0
             s_a0 = hand_steps(d, v, a, b, key).reshape(np_, MAX_HANDS_PER_GAME, 8)
             s_b0 = hand_steps(d, v, b, a, key).reshape(np_, MAX_HANDS_PER_GAME, 8)

@@ -36,7 +36,7 @@ from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, Betti
 from musstats.rules.variant import Variant
 
 __all__ = ["STRATEGY_SETS", "HEURISTIC", "ORDAGO_STEP", "STEP_NAMES", "strategy_sigma", "mixed_sigma",
-           "sample_terminals", "terminal_steps", "hand_values", "hand_steps", "win_table", "stream_deals"]
+           "sample_terminals", "terminal_steps", "hand_values", "hand_steps", "win_table"]
 
 STRATEGY_SETS = ("equilibrium", "paso", "heuristic", "random")
 #: thresholds of the heuristic player on P(his team wins the lance) against random hands
@@ -210,24 +210,6 @@ def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[
 
 # ---------------------------------------------------------------------------
 # whole hands
-
-
-def stream_deals(v: Variant, seed: int, start: int, n: int, key: int) -> np.ndarray:
-    """Deals ``start .. start + n`` (hand indices int64 [n, 4], as dealt) of the stream ``key``
-    (blocks of ``D.BLOCK``)."""
-    out = []
-    b0, b1 = start // D.BLOCK, (start + n - 1) // D.BLOCK
-    for b in range(b0, b1 + 1):
-        blk = _block(v, int(seed), int(key), b)
-        lo = max(start - b * D.BLOCK, 0)
-        hi = min(start + n - b * D.BLOCK, D.BLOCK)
-        out.append(blk[lo:hi])
-    return np.concatenate(out).astype(np.int64)
-
-
-@lru_cache(maxsize=2)
-def _block(v: Variant, seed: int, key: int, b: int) -> np.ndarray:
-    return D.block_deals("as-dealt", v, seed, key, b)
 
 
 def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str):

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from musstats.analysis.play import ORDAGO_STEP, STEP_NAMES, hand_steps, stream_deals
+from musstats.analysis.play import ORDAGO_STEP, STEP_NAMES, hand_steps
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.run import Interrupt, Progress
@@ -125,7 +125,7 @@ def betting_outcomes(variant: Variant, *, deals: int = DEFAULT_BETTING_DEALS, se
                 raise KeyboardInterrupt
             n = min(_CHUNK, deals - start)
             if source == "as-dealt":
-                d = stream_deals(variant, seed, start, n, D.GAME_KEY)
+                d = D.stream_deals(variant, seed, start, n, D.GAME_KEY)
             else:
                 d = deals_after_the_decision(n, seed, variant, key=(D.GAME_KEY, start // _CHUNK))
             rows.append(hand_steps(d, variant, "equilibrium", "equilibrium", seed * 7_919 + start))

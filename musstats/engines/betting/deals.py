@@ -19,7 +19,6 @@ Independent streams (training, evaluation, the EV of a question) use different k
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable
 
 import numpy as np
 
@@ -30,7 +29,7 @@ from musstats.rules.variant import Variant
 __all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY", "EV_KEY",
            "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY",
-           "PLAYED_LANCES", "lance_parts"]
+           "PLAYED_LANCES", "lance_parts", "stream_deals"]
 
 DEALS = ("as-dealt", "after-mus")
 #: deals per block of a stream
@@ -236,8 +235,19 @@ def check_deal(deal: str) -> str:
     return d
 
 
-def iter_blocks(deal: str, variant: Variant, seed: int, key: int, start: int = 0) -> Iterable[np.ndarray]:
-    b = start
-    while True:
-        yield block_deals(deal, variant, seed, key, b)
-        b += 1
+def stream_deals(variant: Variant, seed: int, start: int, n: int, key: int, deal: str = "as-dealt") -> np.ndarray:
+    """Deals ``start .. start + n`` (hand indices int64 [n, 4] in seat order) of the stream
+    ``key`` of a deal model: the window of its blocks of :data:`BLOCK` deals."""
+    out = []
+    b0, b1 = start // BLOCK, (start + n - 1) // BLOCK
+    for b in range(b0, b1 + 1):
+        blk = _kept_block(deal, variant, int(seed), int(key), b)
+        lo = max(start - b * BLOCK, 0)
+        hi = min(start + n - b * BLOCK, BLOCK)
+        out.append(blk[lo:hi])
+    return np.concatenate(out).astype(np.int64)
+
+
+@lru_cache(maxsize=2)
+def _kept_block(deal: str, variant: Variant, seed: int, key: int, b: int) -> np.ndarray:
+    return block_deals(deal, variant, seed, key, b)
