@@ -57,6 +57,22 @@ def _spelled_out(vg, k, hands, sw, t):
     return np.array(deals), np.array(w)
 
 
+def _subgame(lance: str, pattern: int, info: str, seed: int):
+    """(variant, hand tables, game, vector game, a random strategy playing every action) of a
+    subgame of 8 reyes."""
+    from musstats.engines.betting.store import Spec, dequantise
+    from musstats.engines.betting.vector import vector_game
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    spec = Spec(lance=lance, pattern=pattern, info=info, variant=v)
+    game = spec.game()
+    vg = vector_game(game, v, spec.pattern)
+    rng = np.random.default_rng(seed)
+    sigma = dequantise(rng.integers(1, 256, game.n_slots).astype(np.uint8), game)
+    return v, hand_tables(v), game, vg, sigma
+
+
 @pytest.mark.parametrize("variant", [Variant(), Variant(deck="4-reyes")], ids=["8-reyes", "4-reyes"])
 def test_own_weights_are_the_brute_force_conditional_probabilities(variant):
     from musstats._kernels.vcfr import own_weights
@@ -97,17 +113,10 @@ def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, patt
     the deals spelled out, every hand weighted by sample weight x P(hand | others)."""
     from musstats._kernels.cfr import cfr_regrets
     from musstats.engines.betting.solver import chunk_bounds
-    from musstats.engines.betting.store import Spec, dequantise, prepare
-    from musstats.engines.betting.vector import draw_others, vector_game, vector_regrets
-    from musstats.tables.hands import hand_tables
+    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.vector import draw_others, vector_regrets
 
-    v = Variant()
-    t = hand_tables(v)
-    spec = Spec(lance=lance, pattern=pattern, info=info, variant=v)
-    game = spec.game()
-    vg = vector_game(game, v, spec.pattern)
-    rng = np.random.default_rng(11)
-    sigma = dequantise(rng.integers(1, 256, game.n_slots).astype(np.uint8), game)  # every action played
+    v, t, game, vg, sigma = _subgame(lance, pattern, info, 11)
     owners = [k for k in range(vg.n_owners) if vg.own_nodes[k].shape[0]]
     assert len(owners) >= 2
     for k in owners:
@@ -135,17 +144,10 @@ def test_vector_best_response_gain_is_the_deal_solvers_on_the_enumerated_deals(l
     (checked on Kuhn poker and against brute-force pure strategies in test_betting) on the
     same deals spelled out, chosen and valued on them (exact mode: weighted means)."""
     from musstats.engines.betting.exploit import exploitability
-    from musstats.engines.betting.store import Spec, dequantise, prepare
-    from musstats.engines.betting.vector import draw_others, owner_gain, vector_game
-    from musstats.tables.hands import hand_tables
+    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.vector import draw_others, owner_gain
 
-    v = Variant()
-    t = hand_tables(v)
-    spec = Spec(lance=lance, pattern=pattern, info=info, variant=v)
-    game = spec.game()
-    vg = vector_game(game, v, spec.pattern)
-    rng = np.random.default_rng(5)
-    sigma = dequantise(rng.integers(1, 256, game.n_slots).astype(np.uint8), game)
+    v, t, game, vg, sigma = _subgame(lance, pattern, info, 5)
     sigT = vg.from_game(sigma)
     checked = 0
     for k in range(vg.n_owners):
