@@ -14,11 +14,13 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-__all__ = ["cache_dir", "entry_path", "load", "save"]
+__all__ = ["cache_dir", "entry_path", "load", "save", "fetch"]
+
+T = TypeVar("T")
 
 
 def cache_dir() -> Path | None:
@@ -75,3 +77,23 @@ def save(path: Path | None, compressed: bool = True, **arrays: np.ndarray) -> No
         atomic_write(path, write)
     except OSError:
         pass
+
+
+def fetch(memo: dict, key: tuple, kind: str, read: Callable[[dict[str, np.ndarray]], T | None],
+          make: Callable[[], T], arrays: Callable[[T], dict[str, np.ndarray]], *, use_disk: bool = True
+          ) -> tuple[T, str]:
+    """A computed table from ``memo[key]``, else the disk entry ``kind`` keyed by ``key``
+    (``read(arrays)``: the table, or None when the entry does not fit), else ``make()``, then
+    saved (``arrays(table)``) and put in ``memo``.  Returns (table, "memory" | "disk" | "made")."""
+    if key in memo:
+        return memo[key], "memory"
+    path = entry_path(kind, *key) if use_disk else None
+    z = load(path)
+    got = read(z) if z is not None else None
+    how = "disk"
+    if got is None:
+        got = make()
+        save(path, True, **arrays(got))
+        how = "made"
+    memo[key] = got
+    return got, how

@@ -235,17 +235,12 @@ def _cached_grid(outcomes: BettingOutcomes, key: tuple, target: int, timings: di
                  use_cache: bool) -> np.ndarray:
     """The DP of a betting outcome table, from memory, the disk cache or computed."""
     t1 = time.perf_counter()
-    p = _GRIDS.get(key)
-    path = cache.entry_path("betting-grid", *key) if use_cache else None
-    if p is None and path is not None:
-        z = cache.load(path)
-        if z is not None and "p" in z and z["p"].shape == (2, target, target):
-            p = z["p"]
-    if p is None:
-        p = win_probabilities(outcomes, target)
-        if path is not None:
-            cache.save(path, p=p)
-    _GRIDS[key] = p
+
+    def read(z):
+        return z["p"] if "p" in z and z["p"].shape == (2, target, target) else None
+
+    p, _ = cache.fetch(_GRIDS, key, "betting-grid", read, lambda: win_probabilities(outcomes, target),
+                       lambda q: {"p": q}, use_disk=use_cache)
     timings["dp_s"] = time.perf_counter() - t1
     return p
 
@@ -259,23 +254,21 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
     t0 = time.perf_counter()
     k = betting_key(v, n, seed, source)
     key = ("betting", k["rules"], k["deal"], k["play"], n, seed, json.dumps(k["strategies"], sort_keys=True))
-    out = _MEMO.get(key)
-    if out is None:
-        out = load_shipped(v, k)
-        if out is not None:
+    if key not in _MEMO:
+        shipped = load_shipped(v, k)
+        if shipped is not None:
+            _MEMO[key] = shipped
             timings["load_s"] = time.perf_counter() - t0
-    if out is None:
-        path = cache.entry_path("betting-outcomes", *key) if use_cache else None
-        z = cache.load(path) if path is not None else None
-        if z is not None and {"signed", "prob"} <= set(z):
-            out = BettingOutcomes(z["signed"], z["prob"], deals=n, seed=seed, source=source)
-            timings["load_s"] = time.perf_counter() - t0
-        else:
-            out = betting_outcomes(v, deals=n, seed=seed, progress=progress, source=source)
-            timings["simulate_s"] = time.perf_counter() - t0
-            if path is not None:
-                cache.save(path, signed=out.signed.astype(np.int16), prob=out.prob)
-    _MEMO[key] = out
+
+    def read(z):
+        if not {"signed", "prob"} <= set(z):
+            return None
+        return BettingOutcomes(z["signed"], z["prob"], deals=n, seed=seed, source=source)
+
+    out, how = cache.fetch(_MEMO, key, "betting-outcomes", read,
+                           lambda: betting_outcomes(v, deals=n, seed=seed, progress=progress, source=source),
+                           lambda o: {"signed": o.signed.astype(np.int16), "prob": o.prob}, use_disk=use_cache)
+    _note_time(timings, how, t0)
     return cast(BettingOutcomes, out), key
 
 
@@ -286,24 +279,29 @@ def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[s
 
     t0 = time.perf_counter()
     # the deals after a mus round depend on the discard table (and cut flags): key on them
-    src = source_key(source, v)
-    key = (v.cache_key(target=False), src, n, seed)
-    out = _MEMO.get(key)
-    if out is None:
-        path = cache.entry_path("paso-outcomes", *key)
-        z = cache.load(path)
-        if z is not None and {"signed", "prob"} <= set(z):
-            try:
-                out = Outcomes(z["signed"], z["prob"], deals=n, seed=seed, source=source)
-                timings["load_s"] = time.perf_counter() - t0
-            except MusError:
-                out = None
-        if out is None:
-            out = paso_outcomes(v, deals=n, seed=seed, source=source, progress=progress)
-            timings["simulate_s"] = time.perf_counter() - t0
-            cache.save(path, signed=out.signed, prob=out.prob)
-        _MEMO[key] = out
+    key = (v.cache_key(target=False), source_key(source, v), n, seed)
+
+    def read(z):
+        if not {"signed", "prob"} <= set(z):
+            return None
+        try:
+            return Outcomes(z["signed"], z["prob"], deals=n, seed=seed, source=source)
+        except MusError:
+            return None
+
+    out, how = cache.fetch(_MEMO, key, "paso-outcomes", read,
+                           lambda: paso_outcomes(v, deals=n, seed=seed, source=source, progress=progress),
+                           lambda o: {"signed": o.signed, "prob": o.prob})
+    _note_time(timings, how, t0)
     return cast(Outcomes, out)
+
+
+def _note_time(timings: dict[str, float], how: str, t0: float) -> None:
+    """``load_s`` (read from disk) or ``simulate_s`` (computed) since ``t0``."""
+    if how == "disk":
+        timings["load_s"] = time.perf_counter() - t0
+    elif how == "made":
+        timings["simulate_s"] = time.perf_counter() - t0
 
 
 #: which models ``musstats game`` reports
