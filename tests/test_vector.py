@@ -4,7 +4,7 @@ The vector solver (musstats.engines.betting.vector) samples three seats' hands a
 every hand h of the fourth by P(h | the other three hands) = ways(h | the 28 remaining
 cards) / C(28, 4).  Here that weight is counted the slow way: the 28 remaining physical
 cards are listed, each of their C(28, 4) = 20,475 four-card subsets is sorted into its
-hand by its multiset of card classes (from the hand tables' labels), and the counts are
+hand by its multiset of card classes (from the hand tables' class counts), and the counts are
 divided by 20,475.  Card removal is exact in both; the count calls no kernel.  The
 vector solver's regrets are then checked against the deal solver's on the same deals
 spelled out one by one, weighted by those counts.

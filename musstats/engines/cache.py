@@ -93,7 +93,8 @@ def fetch(memo: dict, key: tuple, kind: str, read: Callable[[dict[str, np.ndarra
     how = "disk"
     if got is None:
         got = make()
-        save(path, True, **arrays(got))
+        if path is not None:  # the arrays (a copy, e.g. narrowed) only when they are written
+            save(path, True, **arrays(got))
         how = "made"
     memo[key] = got
     return got, how
