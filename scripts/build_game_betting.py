@@ -5,8 +5,8 @@
 * ``musstats/data/game_betting_8-reyes_off.npz``: the outcome table of the game model
   with betting (the default number of deals, hands after the mus decision);
 * ``musstats/data/betting_gain_8-reyes_off.npz``: per seat and hand, what equilibrium
-  betting adds over en paso (from ``ev_table``, 1,000,000 deals), for ``mus`` and
-  ``discard``.
+  betting adds over en paso (from ``ev_table``, 1,000,000 deals), with the hands as
+  dealt and after one mus round, for ``mus`` and ``discard``.
 
 Both are written atomically; rerun after the shipped strategies change.
 """

@@ -333,12 +333,13 @@ def test_betting_game_model_is_a_probability_monotone_and_symmetric():
 def test_betting_game_model_agrees_with_played_games():
     # the DP over the outcome table against whole games played out hand by hand
     from musstats.analysis.game import game_model
-    from musstats.analysis.game.sources import deals_after_the_decision
+    from musstats.analysis.game.betting import play_decided
+    from musstats.analysis.game.sources import deals_and_decisions
 
     m = game_model("8-reyes", betting=True)
     n_games = 1500
-    d = deals_after_the_decision(n_games * 40, 77, V)  # the model's hands: after the mus decision
-    s = P.hand_steps(d, V, "equilibrium", "equilibrium", 77).reshape(n_games, 40, 8)
+    d, mus = deals_and_decisions(n_games * 40, 77, V)  # the model's hands: after the mus decision
+    s = play_decided(d, mus, V, 77).reshape(n_games, 40, 8)
     for start in ((0, 0), (30, 20)):
         w = play_games(s, s, 40, True, start)
         se = w.std() / np.sqrt(n_games)

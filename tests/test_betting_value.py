@@ -41,13 +41,14 @@ def test_draw_distribution_is_the_enumeration_of_the_cards_drawn(hand, seat, kee
         assert got[h] == pytest.approx(float(Fraction(n, total)), abs=1e-12)
 
 
-def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects():
-    from musstats.analysis.betting import _gain_from_ev, betting_gain
+@pytest.mark.parametrize("deal", ["as-dealt", "after-mus"])
+def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
+    from musstats.analysis.betting import GAIN_DEALS, GAIN_MIN_DEALS, _gain_from_ev, betting_gain, ev_table
     from musstats.tables.hands import hand_tables
 
     v = Variant()
-    gain, se = betting_gain(v)
-    g2, s2 = _gain_from_ev(v)  # from the equilibrium EV table, 1,000,000 deals
+    gain, se = betting_gain(v, deal=deal)
+    g2, s2 = _gain_from_ev(v, deal)  # from the equilibrium EV table, 1,000,000 deals
     np.testing.assert_allclose(gain, g2)
     np.testing.assert_allclose(se, s2)
     labels = hand_tables(v).labels
@@ -56,6 +57,21 @@ def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects():
     # nothing); the gains are what betting adds, the same hand at every seat in one team's sum
     assert gain[0, rrrr] > 1.0
     assert (se > 0).all() and np.isfinite(gain).all()
+    # zero sum: over the deals, what one team gains the other loses, and partners share it
+    df = ev_table(deal=deal, deals=GAIN_DEALS)
+    per_seat = (df["gain"].fillna(0) * df["deals"]).groupby(df["seat"]).sum() / GAIN_DEALS
+    assert per_seat["mano"] == pytest.approx(per_seat["third"], abs=1e-9)
+    assert per_seat["second"] == pytest.approx(per_seat["postre"], abs=1e-9)
+    assert per_seat["mano"] == pytest.approx(-per_seat["second"], abs=1e-9)
+    if deal == "after-mus":  # hands too rare after the round take their gain as dealt, the others not
+        g0, _ = betting_gain(v, deal="as-dealt")
+        r = df[df["lance"] == "grande"]
+        cnt = np.stack([r[r["seat"] == s].sort_values("hand_index")["deals"].to_numpy() for s in
+                        ("mano", "second", "third", "postre")])
+        rare = cnt < GAIN_MIN_DEALS
+        assert rare.any() and (~rare).sum() > 1000
+        np.testing.assert_array_equal(gain[rare], g0[rare])
+        assert (gain[~rare] != g0[~rare]).all()
 
 
 def test_discard_ranks_by_the_total_with_betting():
@@ -81,6 +97,16 @@ def test_mus_with_betting_is_en_paso_plus_the_gains():
     gain, _ = betting_gain()
     h = hand_tables(Variant()).labels.index("R R 7 A")
     assert b["cut"]["betting_gain"] == pytest.approx(gain[3, h])  # cutting keeps the hand: its own gain
+    # drawing: the final hands' gains after the mus round (everybody's hands after it)
+    after, _ = betting_gain(deal="after-mus")
+    res = discard("R R 7 A", "postre", trials=4000, seed=3, keep="R R A")
+    ctx = make_context(Variant(), "R R 7 A", "postre")
+    t = ctx.tables
+    kept = tuple(int(t.cls4[ctx.user][i]) for i in (0, 1, 3))
+    hs, p = draw_distribution(ctx, kept)
+    mine = next(r for r in res.rows if r["yours"])
+    assert mine["ev_betting_gain"] == pytest.approx(float(p @ after[3, hs]))
+    assert "after the mus round" in b["what"]
     assert b["cut"]["ev_total"] == pytest.approx(float(adv.cut_ev.sum()) + gain[3, h])
     assert b["difference"]["value"] == pytest.approx(b["mus"]["ev_total"] - b["cut"]["ev_total"])
     assert b["advice"] == ("cut" if b["difference"]["value"] <= 0 else "ask for mus")

@@ -210,7 +210,7 @@ def test_deals_after_the_mus_decision():
     # one deal per chunk, so that every deal starts from its chunk's own seed whatever the flags:
     # a deal where some player holds a hand he cuts with is played as dealt, any other after one
     # mus round in which everyone discards (RULES: only if all four say mus does everyone discard)
-    from musstats.analysis.game.sources import DEAL_SOURCES, source_key
+    from musstats.analysis.game.sources import DEAL_SOURCES, deals_and_decisions, source_key
     from musstats.engines.musphase import N_CHUNKS, deals_after_mus
     from musstats.tables.policies import cut_flags
 
@@ -225,6 +225,11 @@ def test_deals_after_the_mus_decision():
         got = deals_after_mus(N_CHUNKS, seed, v, cut=flags)
         someone_cuts = flags[seats, dealt].any(axis=1)
         assert np.array_equal(got, np.where(someone_cuts[:, None], dealt, mus))
+        # which deals had the round: the kernel's fifth column and the source that tells it
+        full = deals_after_mus(N_CHUNKS, seed, v, cut=flags, with_rounds=True)
+        assert np.array_equal(full[:, :4], got) and np.array_equal(full[:, 4], (~someone_cuts).astype(int))
+        hands, played = deals_and_decisions(N_CHUNKS, seed, v)
+        assert np.array_equal(hands, got) and np.array_equal(played, ~someone_cuts)
         n_cut, n_mus = n_cut + int(someone_cuts.sum()), n_mus + int((~someone_cuts).sum())
     assert n_cut > 0 and n_mus > 0
     # nobody cutting is the plain mus round, stream for stream; the named source uses the shipped flags

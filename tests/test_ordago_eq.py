@@ -215,7 +215,10 @@ def test_calling_range_widens_when_far_behind():
                  eval_samples=EVAL).to_dict()
     assert res["equilibrium"]["score_team0"] == 35 and res["equilibrium"]["score_team1"] == 0
     c = res["equilibrium"]["call"]
-    assert c["p_call"] > 0.2 and c["p_win_game_if_call"] >= c["p_win_game_if_pass"] - 0.002, c
+    at_0_0 = ordago("R C 5 4", "postre", lance="grande", score="0-0", equilibrium=True, iterations=IT,
+                    eval_samples=EVAL).to_dict()["equilibrium"]["call"]
+    assert at_0_0["p_call"] < 0.02, at_0_0
+    assert c["p_call"] > 0.1 and c["p_win_game_if_call"] >= c["p_win_game_if_pass"] - 0.002, c
 
 
 # ---------------------------------------------------------------------------

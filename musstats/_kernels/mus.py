@@ -319,12 +319,13 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
                     policy_visto, cut):
     """Random deals from a full deck followed by ``rounds`` mus rounds (0: the hands as dealt)
     in which every seat discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4]
-    in seat order.  With ``visto`` a mus-visto round by ``policy_visto`` (15 = change
+    in seat order, and in a fifth column the number of mus rounds played (the visto round
+    not counted).  With ``visto`` a mus-visto round by ``policy_visto`` (15 = change
     nothing) comes first.  No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal;
     -1 for none).  ``cut`` bool [4, H] (the mus decision) or [0, H] (everyone asks): before
     each round, if any seat holds a hand it cuts with, the mus ends and the hands are played."""
     n_chunks = seeds.shape[0]
-    out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 4), np.int64)
+    out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 5), np.int64)
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
         deck = np.arange(40).astype(np.int64)
@@ -353,6 +354,7 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
             if visto:
                 n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, 0, 1, -1, 0,
                                               policy_visto, card_class, k_cls, idx4, st, srt, need)
+            played = 0
             for r in range(rounds):  # one round at a time: the same draws as all rounds at once
                 asked = True
                 if cut.shape[0] > 0:
@@ -363,6 +365,8 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
                     break
                 n_stock, n_pile = _mus_rounds(hands, stock, n_stock, pile, owner, n_pile, r + (1 if visto else 0),
                                               1, -1, 0, policy, card_class, k_cls, idx4, st, srt, need)
+                played += 1
             for q in range(4):
                 out[offsets[ch] + t, q] = hand_index(hands[q], card_class, k_cls, idx4)
+            out[offsets[ch] + t, 4] = played
     return out

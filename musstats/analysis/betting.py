@@ -43,7 +43,8 @@ from musstats.rules.variant import Variant, make_variant
 
 __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
            "convergence_frame", "value_gap_table", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
-           "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "shipped_gain", "gain_key", "write_gain", "GAIN_DEALS"]
+           "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "shipped_gain", "gain_key", "write_gain", "GAIN_DEALS",
+           "GAIN_DEALS_MODELS", "GAIN_MIN_DEALS"]
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
@@ -639,63 +640,87 @@ def _gain_path(v: Variant):
     return Path(__file__).resolve().parents[1] / "data" / f"betting_gain_{v.deck}_{v.juego_real}.npz"
 
 
+#: the deal models of the gain table: a hand kept as dealt (cutting), a final hand after one
+#: mus round in which all four discarded (asking for mus)
+GAIN_DEALS_MODELS = ("as-dealt", "after-mus")
+#: a hand seen in fewer deals than this at a seat after the mus round takes its as-dealt gain
+GAIN_MIN_DEALS = 200
+
+
 def gain_key(v: Variant) -> dict:
     """What :func:`betting_gain` depends on: the rules, the strategies (their shipped
-    fields), the deals and the seed of :func:`ev_table`."""
+    fields) of both deal models, the deals and the seed of :func:`ev_table`."""
     return {"rules": v.cache_key(target=False), "deals": GAIN_DEALS, "seed": DEFAULT_SEED,
-            "strategies": [_spec(lance, pat, "as-dealt", "private", v).fields() for lance, pat in D.SUBGAMES]}
+            "min_deals": GAIN_MIN_DEALS,
+            "strategies": {deal: [_spec(lance, pat, deal, "private", v).fields() for lance, pat in D.SUBGAMES]
+                           for deal in GAIN_DEALS_MODELS}}
 
 
-def shipped_gain(v: Variant) -> tuple[np.ndarray, np.ndarray] | None:
-    """The shipped :func:`betting_gain` table of ``v`` when there is one for exactly these
-    rules and strategies (None otherwise: computing it means solving every lance first)."""
+def shipped_gain(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped :func:`betting_gain` table of ``v`` and ``deal`` when there is one for
+    exactly these rules and strategies (None otherwise: computing it means solving every
+    lance first)."""
     import json
 
+    deal = D.check_deal(deal)
     try:
         with np.load(_gain_path(v), allow_pickle=False) as z:
             if json.loads(bytes(z["meta"]).decode()) == gain_key(v):
-                return z["gain"].copy(), z["se"].copy()
+                return z[f"gain_{deal}"].copy(), z[f"se_{deal}"].copy()
     except (OSError, ValueError, KeyError):
         pass
     return None
 
 
-def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off") -> tuple[np.ndarray, np.ndarray]:
+def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off", deal: str = "as-dealt"
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Per seat and hand: what equilibrium betting adds to the expected stones of the
-    seat's team over playing every lance en paso (all lances of a hand, hands as dealt),
-    and its standard error: float [4, hands] each.  Shipped for 8 reyes
-    (``musstats/data/betting_gain_*.npz``), else from :func:`ev_table`."""
+    seat's team over playing every lance en paso (all lances of a hand), and its standard
+    error: float [4, hands] each.  ``deal``: the hands as dealt (the strategies for them),
+    or after one mus round in which all four discarded by the table (the after-mus
+    strategies; a hand seen in fewer than ``GAIN_MIN_DEALS`` deals at the seat there takes
+    its as-dealt gain).  Shipped for 8 reyes (``musstats/data/betting_gain_*.npz``), else
+    from :func:`ev_table`."""
     v = _variant(variant, juego_real)
-    got = shipped_gain(v)
-    return got if got is not None else _gain_from_ev(v)
+    got = shipped_gain(v, deal)
+    return got if got is not None else _gain_from_ev(v, D.check_deal(deal))
 
 
-def _gain_from_ev(v: Variant) -> tuple[np.ndarray, np.ndarray]:
+def _gain_from_ev(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.ndarray]:
     from musstats.tables.hands import hand_tables
 
-    df = ev_table(variant=v, deals=GAIN_DEALS, seed=DEFAULT_SEED)
     H = hand_tables(v).n_hands
     gain = np.zeros((4, H))
     var = np.zeros((4, H))
+    cnt = np.zeros((4, H))
+    df = ev_table(variant=v, deal=deal, deals=GAIN_DEALS, seed=DEFAULT_SEED)
     for q, seat in enumerate(SEATS):
         for lance in ("grande", "chica", "pares", "juego", "punto"):
             r = df[(df["seat"] == seat) & (df["lance"] == lance)].sort_values("hand_index")
             gain[q] += np.nan_to_num(r["gain"].to_numpy(float))
             var[q] += np.nan_to_num(r["ev_eq_se"].to_numpy(float)) ** 2
-    return gain, np.sqrt(var)
+        cnt[q] = r["deals"].to_numpy(float)
+    se = np.sqrt(var)
+    if deal != "as-dealt":  # hands too rare after the round: their gain as dealt
+        rare = cnt < GAIN_MIN_DEALS
+        g0, s0 = _gain_from_ev(v, "as-dealt")
+        gain[rare], se[rare] = g0[rare], s0[rare]
+    return gain, se
 
 
 def write_gain(v: Variant):
-    """Write :func:`betting_gain`'s table for ``v`` to ``musstats/data`` (atomically)."""
+    """Write :func:`betting_gain`'s tables (both deal models) for ``v`` to ``musstats/data``
+    (atomically)."""
     import json
 
     from musstats.base.files import atomic_write
 
-    gain, se = _gain_from_ev(v)
-    meta = np.frombuffer(json.dumps(gain_key(v), sort_keys=True).encode(), np.uint8)
+    arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps(gain_key(v), sort_keys=True).encode(), np.uint8)}
+    for deal in GAIN_DEALS_MODELS:
+        arrays[f"gain_{deal}"], arrays[f"se_{deal}"] = _gain_from_ev(v, deal)
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:
-            np.savez_compressed(f, gain=gain, se=se, meta=meta)
+            np.savez_compressed(f, **arrays)
 
     return atomic_write(_gain_path(v), write)

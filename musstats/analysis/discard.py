@@ -105,7 +105,9 @@ def _options(ctx: Context, keep) -> tuple[list, int | None]:
 
 
 BETTING_NOTE = ("with betting = en paso + what equilibrium betting adds to the final hand at this seat "
-                "(musstats.analysis.betting.betting_gain: the others' hands as dealt, not after their mus)")
+                "(musstats.analysis.betting.betting_gain): after the mus round, with everybody's hands after "
+                "it and the strategies solved for them; when cutting, with the hands and strategies as dealt "
+                "(the others' hands not conditioned on their asking for mus)")
 
 
 def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -131,17 +133,19 @@ def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, 
     return hs, np.array([out[h] for h in hs.tolist()])
 
 
-def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
+def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int, deal: str = "after-mus"
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """Per keep-set: E[betting gain of the final hand] and its standard error, or None where
     the shipped equilibrium does not cover the question (not 4 partners, ten kings, mus
     visto, more than one mus round, rules whose gain table does not ship: computing it
-    would mean solving every lance first)."""
+    would mean solving every lance first).  ``deal``: the gain after the mus round, or
+    ``as-dealt`` (a hand kept by cutting)."""
     v = ctx.variant
     if ctx.seating != FOUR or v.ten_kings or v.mus_visto or rounds != 1:
         return None
     from musstats.analysis.betting import shipped_gain
 
-    got = shipped_gain(v)
+    got = shipped_gain(v, deal)
     if got is None:
         return None
     gain, se = got
@@ -362,9 +366,11 @@ def _mus_betting(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, rou
     """Cut or mus with betting: en paso plus the betting gain of the hand kept (cut) or of the
     final hand (the best keep-set by the total with betting, or ``chosen``)."""
     kept_now = tuple(int(c) for c in ctx.tables.cls4[ctx.user])
-    bt = betting_terms(ctx, [kept for _, kept, _ in opts] + [kept_now], rounds)
-    if bt is None:
+    after = betting_terms(ctx, [kept for _, kept, _ in opts], rounds)
+    now = betting_terms(ctx, [kept_now], rounds, "as-dealt")
+    if after is None or now is None:
         return None
+    bt = (np.concatenate([after[0], now[0]]), np.concatenate([after[1], now[1]]))
     masks = [m for m, _, _ in opts]
     cut = len(masks)
     tot = ev.total[:cut] + bt[0][:cut]

@@ -4,7 +4,7 @@ A *strategy set* says how a team bets in every lance (each of its two seats spea
 his own hand only: the private information model):
 
 * ``equilibrium`` -- the shipped equilibrium strategies (:mod:`musstats.analysis.betting`,
-  hands as dealt);
+  solved for hands as dealt, or for hands after one mus round with ``deal="after-mus"``);
 * ``paso`` -- the en-paso player of the random-hands model: never bets nor raises, and
   refuses every bet and every órdago;
 * ``heuristic`` -- the random-hands player: with ``P`` = P(his team wins the lance | his
@@ -212,31 +212,33 @@ def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[
 # whole hands
 
 
-def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str):
+def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: str = "as-dealt"):
     from musstats.analysis.betting import _strategy
 
-    sol = _strategy(lance, pat, "as-dealt", "private", v)
+    sol = _strategy(lance, pat, deal, "private", v)
     s0 = strategy_sigma(team0, sol.game, sol.sigma, lance, pat, v)
     s1 = s0 if team1 == team0 else strategy_sigma(team1, sol.game, sol.sigma, lance, pat, v)
     return sol, mixed_sigma(sol.game, s0, s1)
 
 
-def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str) -> np.ndarray:
+def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str = "as-dealt") -> np.ndarray:
     """Team 0's expected stones of each deal (float [N]) when team 0 (mano and third) plays
     strategy set ``team0`` and team 1 plays ``team1``: the sum over the lances, an
-    accepted órdago worth the payoff's K stones (the solver's game)."""
+    accepted órdago worth the payoff's K stones (the solver's game).  ``deal``: the hand
+    distribution whose equilibrium strategies the ``equilibrium`` set plays
+    (:data:`musstats.engines.betting.deals.DEALS`)."""
     from musstats.analysis.betting import _variant
     from musstats.engines.betting.exploit import deal_values
     from musstats.engines.betting.store import prepare
 
     v = _variant(v, "off")
-    team0, team1 = _check_set(team0), _check_set(team1)
+    team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
     d = np.ascontiguousarray(deals, np.int64)
     total = np.zeros(d.shape[0])
     for lance, o, played, subs in D.lance_parts(d, v):
         x = np.where(played, paso_stones(lance, o), 0.0)
         for pat, sel in subs:
-            sol, sigma = _profile(lance, pat, v, team0, team1)
+            sol, sigma = _profile(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
             x[sel] = deal_values(sol.game, sigma, st, oo)
         total += x
@@ -244,17 +246,18 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str) -> np.nda
 
 
 def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
-               record: list | None = None) -> np.ndarray:
+               record: list | None = None, deal: str = "as-dealt") -> np.ndarray:
     """The stones of each deal in the order they are taken, actions drawn from the
     strategies (seeded): int64 [N, 8] in ``STEP_NAMES`` order, signed (+ team 0, - team 1).
     An accepted órdago is the step ``±ORDAGO_STEP`` at its lance's deje position (the
     game ends there: the later steps are 0).  ``record``: a list that receives
-    ``(lance, deal indices, tree, terminal rows)`` of every subgame played."""
+    ``(lance, deal indices, tree, terminal rows)`` of every subgame played; ``deal`` as in
+    :func:`hand_values`."""
     from musstats.analysis.betting import _variant
     from musstats.engines.betting.store import prepare
 
     v = _variant(v, "off")
-    team0, team1 = _check_set(team0), _check_set(team1)
+    team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
     d = np.ascontiguousarray(deals, np.int64)
     n = d.shape[0]
     steps = np.zeros((n, 8), np.int64)
@@ -263,7 +266,7 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
         i = _COUNT_STEP[lance]
         steps[:, 4 + i] += np.where(played, paso_stones(lance, o), 0).astype(np.int64)
         for pat, sel in subs:
-            sol, sigma = _profile(lance, pat, v, team0, team1)
+            sol, sigma = _profile(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
             u = rng.random((sel.size, 32))
             term = sample_terminals(sol.game, sigma, st, u)

@@ -191,7 +191,9 @@ def _game_lines() -> list[str]:
              "P(we win the game), our team mano in the next hand, on the hands after the mus decision (as dealt "
              "when a player holds a hand the shipped cut flags cut with, else after one mus round): every lance "
              "en paso, and every "
-             "lance bet by the equilibrium strategies (dejes at once, then the count; an accepted órdago ends the "
+             "lance bet by the equilibrium strategies solved for each hand's distribution (as dealt where somebody "
+             "cut, after one mus round where all four asked; dejes at once, then the count; an accepted órdago "
+             "ends the "
              f"game, in {100 * bet.outcomes.p_ordago():.2f} % of hands).", "",
              "| score (us-them) | en paso | with betting |", "|---|---|---|"]
     for a, b in scores:

@@ -3,7 +3,8 @@
 Every deal -- by default after the mus decision (``"mus-decision"`` of :mod:`.sources`: the
 hands as dealt when someone cuts by the shipped cut flags, else after one mus round by
 the discard table) -- is played by the shipped equilibrium strategies of every
-lance (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
+lance solved for its distribution (hands as dealt where somebody cut, after one mus
+round where all four asked) (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
 outcome is eight signed steps (``STEP_NAMES``), the dejes taken at once lance by lance
 and then the count in lance order, ``+n`` stones to team 0 (mano's team), ``-n`` to
 team 1; an accepted órdago is a step that reaches any target (``ORDAGO_STEP``) for the
@@ -27,11 +28,11 @@ from musstats.engines.betting import deals as D
 from musstats.engines.run import Interrupt, Progress
 from musstats.rules.variant import Variant
 
-__all__ = ["BettingOutcomes", "betting_outcomes", "DEFAULT_BETTING_DEALS", "BETTING_TEXT", "BETTING_SOURCE",
+__all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "DEFAULT_BETTING_DEALS", "BETTING_TEXT", "BETTING_SOURCE",
            "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
 
 #: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
-PLAY_VERSION = 1
+PLAY_VERSION = 2
 
 #: deals played for the betting outcome table by default
 DEFAULT_BETTING_DEALS = 2_000_000
@@ -39,8 +40,9 @@ DEFAULT_BETTING_DEALS = 2_000_000
 #: the hands after the mus decision, or as dealt (the distribution the strategies were solved for)
 BETTING_SOURCE = "mus-decision"
 BETTING_SOURCES = ("mus-decision", "as-dealt")
-BETTING_TEXT = ("equilibrium betting (shipped strategies, hands after the mus decision): dejes at once, "
-                "then the count")
+BETTING_TEXT = ("equilibrium betting (shipped strategies, hands after the mus decision: the strategies for "
+                "hands as dealt where somebody cut, for hands after one mus round where all four asked): "
+                "dejes at once, then the count")
 _CHUNK = 1 << 18
 
 
@@ -109,11 +111,23 @@ def _aggregate(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return u, counts.astype(np.float64)
 
 
+def play_decided(deals: np.ndarray, mus: np.ndarray, variant: Variant, seed: int) -> np.ndarray:
+    """The steps of each deal after the mus decision (int64 [N, 8], as
+    :func:`musstats.analysis.play.hand_steps`), each played by the equilibrium strategies of
+    its own distribution: after one mus round where it was played (``mus`` bool [N]), as
+    dealt where somebody cut."""
+    steps = np.zeros((deals.shape[0], len(STEP_NAMES)), np.int64)
+    for deal, sel, k in (("as-dealt", ~mus, 0), ("after-mus", mus, 1)):
+        if sel.any():
+            steps[sel] = hand_steps(deals[sel], variant, "equilibrium", "equilibrium", seed + k, deal=deal)
+    return steps
+
+
 def betting_outcomes(variant: Variant, *, deals: int = DEFAULT_BETTING_DEALS, seed: int = 1,
                      progress: Progress | None = None, source: str = BETTING_SOURCE) -> BettingOutcomes:
     """Play ``deals`` deals from ``source`` (:data:`BETTING_SOURCES`) with the equilibrium
     strategies and tabulate the outcomes.  Ctrl-C between chunks raises KeyboardInterrupt."""
-    from musstats.analysis.game.sources import deals_after_the_decision
+    from musstats.analysis.game.sources import deals_and_decisions
 
     if source not in BETTING_SOURCES:
         raise MusError(f"unknown deal source {source!r} of the model with betting; accepted: "
@@ -124,11 +138,13 @@ def betting_outcomes(variant: Variant, *, deals: int = DEFAULT_BETTING_DEALS, se
             if ctrl_c.hit:
                 raise KeyboardInterrupt
             n = min(_CHUNK, deals - start)
+            play_seed = seed * 7_919 + start
             if source == "as-dealt":
                 d = D.stream_deals(variant, seed, start, n, D.GAME_KEY)
+                rows.append(hand_steps(d, variant, "equilibrium", "equilibrium", play_seed))
             else:
-                d = deals_after_the_decision(n, seed, variant, key=(D.GAME_KEY, start // _CHUNK))
-            rows.append(hand_steps(d, variant, "equilibrium", "equilibrium", seed * 7_919 + start))
+                d, mus = deals_and_decisions(n, seed, variant, key=(D.GAME_KEY, start // _CHUNK))
+                rows.append(play_decided(d, mus, variant, play_seed))
             if progress is not None:
                 progress(start + n, deals)
     signed, counts = _aggregate(rows)

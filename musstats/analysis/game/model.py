@@ -6,7 +6,8 @@ Two models of a hand:
   one mus round in which everyone discards by the strategy table;
 * **with betting** (``betting=True``): every lance is bet by the shipped equilibrium
   strategies (:mod:`.betting`), the hands after the mus decision (as dealt when someone
-  holds a hand the shipped cut flags cut with, else after one mus round by the table):
+  holds a hand the shipped cut flags cut with, else after one mus round by the table),
+  each by the strategies solved for its distribution:
   dejes taken at once, then the count in lance order; an accepted órdago ends the game.
 
 The en-paso model takes the mus round always unless told otherwise (``source``); both
@@ -223,7 +224,8 @@ def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> 
     return {"rules": v.cache_key(target=False), "deal": source_key(source, v), "play": PLAY_VERSION, "deals": int(n),
             "seed": int(seed),
             # the fields the shipped strategies are matched by (not their source-hashed cache keys)
-            "strategies": [Spec(lance=lance, pattern=pat, deal="as-dealt", info="private", variant=v).fields()
+            "strategies": [Spec(lance=lance, pattern=pat, deal=deal, info="private", variant=v).fields()
+                           for deal in (("as-dealt",) if source == "as-dealt" else ("as-dealt", "after-mus"))
                            for lance, pat in SUBGAMES]}
 
 

@@ -20,7 +20,7 @@ from musstats.engines.musphase import deals_after_mus, deals_as_dealt
 from musstats.rules.variant import Variant
 
 __all__ = ["DealSource", "DEAL_SOURCES", "DEFAULT_SOURCE", "register_deal_source", "deals_after_one_round",
-           "deals_after_the_decision", "source_key"]
+           "deals_after_the_decision", "deals_and_decisions", "source_key"]
 
 #: ``source(n, seed, variant) -> int [n, 4]`` hand indices in seat order
 DealSource = Callable[[int, int, Variant], np.ndarray]
@@ -41,9 +41,17 @@ def deals_after_the_decision(n: int, seed: int, variant: Variant = Variant(), ke
     """``n`` random deals after the mus decision: when all four ask for mus (none holds a
     hand the shipped cut flags cut with), one mus round by the discard table; otherwise the
     hands as dealt.  Hand indices [n, 4] in seat order (``key``: the seeds' spawn key)."""
+    return deals_and_decisions(n, seed, variant, key)[0]
+
+
+def deals_and_decisions(n: int, seed: int, variant: Variant = Variant(), key: tuple[int, ...] = ()
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """The deals of :func:`deals_after_the_decision` and, per deal, whether the mus round
+    was played (bool [n]; False: somebody cut, the hands are as dealt)."""
     from musstats.tables.policies import cut_flags
 
-    return deals_after_mus(n, seed, variant, rounds=1, cut=cut_flags(variant), key=key)
+    out = deals_after_mus(n, seed, variant, rounds=1, cut=cut_flags(variant), key=key, with_rounds=True)
+    return np.ascontiguousarray(out[:, :4]), out[:, 4] > 0
 
 
 #: named deal sources; a named source's outcome table can be cached on disk
