@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +46,40 @@ def interruptible(cmd: list[str], **kw) -> subprocess.Popen:
 
 def _sigint_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+#: ``musstats serve ARGS`` with its threads' stacks dumped on SIGUSR1 (for a server that does not stop)
+SERVE_SCRIPT = ("import sys, signal, faulthandler; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+                "from musstats.cli import cli, main; from musstats.cli.serve import serve; "
+                "cli.add_command(serve) if 'serve' not in cli.commands else None; main(['serve', *sys.argv[1:]])")
+
+
+def start_server(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """``musstats serve ARGS`` in a process of its own; its URL from the first line it prints."""
+    e = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
+    p = interruptible([sys.executable, "-c", SERVE_SCRIPT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                      text=True, cwd=ROOT, env=e)
+    line = p.stdout.readline()
+    m = re.search(r"(http://\S+/)", line)
+    if not m:
+        p.kill()
+        raise AssertionError(f"no URL in {line!r}: {p.stderr.read()}")
+    return p, m.group(1)
+
+
+def stop_server(p: subprocess.Popen) -> tuple[int, str]:
+    """Ctrl-C to a server of :func:`start_server`: (exit status, stderr); its threads' stacks in
+    the failure when it still runs 20 s later."""
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGUSR1)  # its threads' stacks, on its stderr
+        time.sleep(1.0)
+        p.kill()
+        _, err = p.communicate()
+        raise AssertionError(f"the server still ran 20 s after Ctrl-C; its stderr and threads:\n{err}") from None
+    return p.returncode, err
 
 
 def check_one_line_error(code: int, out: str, err: str, fragment: str, prog: str = "musstats") -> str:

@@ -264,11 +264,19 @@ def test_betting_cut_values_with_paso_players_are_the_en_paso_comparison(monkeyp
     from musstats.base.errors import MusError
 
     real = play.hand_values
-    monkeypatch.setattr(play, "hand_values", lambda deals, v, a, b: real(deals, v, "paso", "paso"))
+    asked = []
+
+    def paso_values(deals, v, a, b, deal):
+        asked.append((a, b, deal))
+        return real(deals, v, "paso", "paso")
+
+    monkeypatch.setattr(play, "hand_values", paso_values)
     pol, flags = get_policy("table", V)[0], cut_flags(V)
     entries = [(0, 5), (1, 100), (2, 200), (3, 329)]
     bet = dt.cut_response(entries, pol, flags, V, 2000, 3, values="betting")
     paso = dt.cut_response(entries, pol, flags, V, 2000, 3)
+    # the cut side by the strategies for hands as dealt, the mus side by those after the round
+    assert asked == [("equilibrium", "equilibrium", "as-dealt"), ("equilibrium", "equilibrium", "after-mus")]
     assert any(abs(g) > 0.05 for _, _, g, _ in paso)
     for (s, h, g1, se1), (_, _, g0, se0) in zip(bet, paso):
         assert g1 == pytest.approx(g0, abs=1e-9) and se1 == pytest.approx(se0, rel=1e-6, abs=1e-12), (s, h)

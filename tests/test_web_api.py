@@ -6,13 +6,10 @@ identical work and can be cancelled.  Also the ``serve`` command itself."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +23,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from helpers import ROOT, interruptible, run_cli  # noqa: E402
+from helpers import ROOT, run_cli, start_server, stop_server  # noqa: E402
 from musstats.web.app import create_app  # noqa: E402
 from musstats.web.endpoints import ENDPOINTS, LIMITS, MAX_BODY_BYTES  # noqa: E402
 
@@ -514,37 +511,6 @@ def test_serve_port_in_use(capsys):
 
 
 # faulthandler: a server that does not stop shows where each of its threads is (SIGUSR1)
-SERVE_SCRIPT = ("import sys, signal, faulthandler; faulthandler.register(signal.SIGUSR1, all_threads=True); "
-                "from musstats.cli import cli, main; from musstats.cli.serve import serve; "
-                "cli.add_command(serve); main(['serve', *sys.argv[1:]])")
-
-
-def start_server(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, str]:
-    """``musstats serve ARGS`` in a process of its own; its URL from the first line it prints."""
-    e = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
-    p = interruptible([sys.executable, "-c", SERVE_SCRIPT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                      text=True, cwd=ROOT, env=e)
-    line = p.stdout.readline()
-    m = re.search(r"(http://\S+/)", line)
-    if not m:
-        p.kill()
-        raise AssertionError(f"no URL in {line!r}: {p.stderr.read()}")
-    return p, m.group(1)
-
-
-def stop_server(p: subprocess.Popen) -> tuple[int, str]:
-    p.send_signal(signal.SIGINT)
-    try:
-        _, err = p.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        p.send_signal(signal.SIGUSR1)  # its threads' stacks, on its stderr
-        time.sleep(1.0)
-        p.kill()
-        _, err = p.communicate()
-        raise AssertionError(f"the server still ran 20 s after Ctrl-C; its stderr and threads:\n{err}") from None
-    return p.returncode, err
-
-
 def test_serve_says_where_it_listens_and_ctrl_c_exits_130(cache_folder):
     p, url = start_server("--port", "0", env={"MUSSTATS_CACHE": str(cache_folder)})
     try:

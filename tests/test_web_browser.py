@@ -12,15 +12,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, interruptible
+from helpers import ROOT, start_server, stop_server
 
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -62,29 +59,16 @@ except ImportError:
 
 # --------------------------------------------------------------------------- fixtures
 
-SERVE_SCRIPT = ("import sys; from musstats.cli import cli, main; from musstats.cli.serve import serve; "
-                "cli.add_command(serve) if 'serve' not in cli.commands else None; main(['serve', *sys.argv[1:]])")
-
-
 @pytest.fixture(scope="module")
 def server(cache_folder):
     """The URL of ``musstats serve --port 0`` (stopped with Ctrl-C at the end: exit status 130)."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "MUSSTATS_CACHE": str(cache_folder)}
-    p = interruptible([sys.executable, "-c", SERVE_SCRIPT, "--port", "0"], stdout=subprocess.PIPE,
-                      stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    line = p.stdout.readline()
-    m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-    if not m:
-        p.kill()
-        raise AssertionError(f"musstats serve printed {line!r}: {p.stderr.read()}")
-    url = m.group(1)
+    p, url = start_server("--port", "0", env={"MUSSTATS_CACHE": str(cache_folder)})
     end = time.monotonic() + 300  # until the warm-up has loaded the compiled kernels
     while http.get(url + "api/status", timeout=30).json()["serialised"] and time.monotonic() < end:
         time.sleep(0.2)
     yield url
-    p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=30)
-    assert p.returncode == 130, err
+    code, err = stop_server(p)
+    assert code == 130, err
 
 
 @pytest.fixture(scope="module")

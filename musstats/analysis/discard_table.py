@@ -23,7 +23,8 @@ __all__ = ["SWITCH_SE", "CUT_VALUES", "Sweep", "StrategyTable", "CutFixedPoint",
 #: an entry switches only when the best keep-set beats its current one by this many SE
 SWITCH_SE = 2.0
 #: how the cut comparison values a deal: its stones en paso, or with every lance bet by the
-#: shipped equilibrium strategies (:func:`musstats.analysis.play.hand_values`)
+#: shipped equilibrium strategies (:func:`musstats.analysis.play.hand_values`: those for hands
+#: as dealt when cutting, those for hands after one mus round after it)
 CUT_VALUES = ("paso", "betting")
 
 
@@ -189,13 +190,14 @@ def cut_response(
     if recorded:  # one valuation of every deal of the entries (the strategies' setup is shared)
         from musstats.analysis.play import hand_values
 
-        team0 = hand_values(np.concatenate([r[3].reshape(-1, 4) for r in recorded]), variant,
-                            "equilibrium", "equilibrium")
+        # cutting keeps the hands as dealt, the mus round changes them: each side by its strategies
+        team0 = [hand_values(np.concatenate([r[3][:, k] for r in recorded]), variant, "equilibrium", "equilibrium",
+                             deal) for k, deal in enumerate(("as-dealt", "after-mus"))]
         at = 0
         for i, s, h, hands in recorded:
             n = hands.shape[0]
-            v = team0[at: at + 2 * n].reshape(n, 2)
-            at += 2 * n
+            v = np.stack([t0[at: at + n] for t0 in team0], axis=1)
+            at += n
             d = (v[:, 0] - v[:, 1]) * (1.0 if s % 2 == 0 else -1.0)  # the seat's team: cut minus mus
             out[i] = (s, h, float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0)
     return out
