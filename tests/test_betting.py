@@ -389,7 +389,7 @@ def test_shipped_strategies_cover_every_subgame(deal):
     the 21 subgames of 8 reyes with the default settings, so that a plain question never
     waits for a solve, each with its measured NashConv; the strategies as dealt are at the
     issue's goal, NashConv <= 0.02 stones per lance by the lower bound (within two standard
-    errors).  (After the mus several subgames are above it: README, "Betting".)"""
+    errors), and after the mus all but one."""
     from musstats.analysis.betting import exploitability_table
     from musstats.engines.betting.deals import SUBGAMES
 
@@ -398,5 +398,7 @@ def test_shipped_strategies_cover_every_subgame(deal):
     assert (df["source"] == "shipped").all(), df[df["source"] != "shipped"]
     assert df["nashconv"].notna().all() and (df["nashconv_se"] > 0).all()
     assert (df["nashconv_in"] >= df["nashconv"] - 4 * (df["nashconv_se"] + df["nashconv_in_se"])).all()
-    if deal == "as-dealt":
-        assert (df["nashconv"] - 2 * df["nashconv_se"] <= 0.02).all(), df[["lance", "pattern", "nashconv"]]
+    above = df[df["nashconv"] - 2 * df["nashconv_se"] > 0.02]
+    # after the mus one subgame is still above the goal (README, "Betting"): juego second+third+postre
+    known = set() if deal == "as-dealt" else {("juego", "second+third+postre")}
+    assert set(zip(above["lance"], above["pattern"])) <= known, above[["lance", "pattern", "nashconv"]]

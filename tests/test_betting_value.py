@@ -47,7 +47,7 @@ def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
     from musstats.tables.hands import hand_tables
 
     v = Variant()
-    gain, se = betting_gain(v, deal=deal)
+    gain, se = betting_gain(v, table=deal)
     g2, s2 = _gain_from_ev(v, deal)  # from the equilibrium EV table, 1,000,000 deals
     np.testing.assert_allclose(gain, g2)
     np.testing.assert_allclose(se, s2)
@@ -64,7 +64,7 @@ def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
     assert per_seat["second"] == pytest.approx(per_seat["postre"], abs=1e-9)
     assert per_seat["mano"] == pytest.approx(-per_seat["second"], abs=1e-9)
     if deal == "after-mus":  # hands too rare after the round take their gain as dealt, the others not
-        g0, _ = betting_gain(v, deal="as-dealt")
+        g0, _ = betting_gain(v, table="as-dealt")
         r = df[df["lance"] == "grande"]
         cnt = np.stack([r[r["seat"] == s].sort_values("hand_index")["deals"].to_numpy() for s in
                         ("mano", "second", "third", "postre")])
@@ -72,6 +72,42 @@ def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
         assert rare.any() and (~rare).sum() > 1000
         np.testing.assert_array_equal(gain[rare], g0[rare])
         assert (gain[~rare] != g0[~rare]).all()
+
+
+@pytest.mark.parametrize("table", ["cut-others-ask", "mus-others-ask"])
+def test_gain_on_the_deals_in_which_the_others_ask(table):
+    """The mus decision's gain tables are their rebuild; the cut side agrees with the deals of
+    the mus kernel, which draws the other three hands among their asking ones (no rejection)."""
+    from musstats._kernels.mus import NO_MUS
+    from musstats.analysis.betting import GAIN_MIN_DEALS, _compute_gain, _others_ask_deals, betting_gain
+    from musstats.analysis.play import hand_values
+    from musstats.engines.musphase import evaluate_keeps
+    from musstats.tables.policies import cut_flags, get_policy
+
+    v = Variant()
+    gain, se = betting_gain(v, table=table)
+    g2, s2 = _compute_gain(v, table)
+    np.testing.assert_allclose(gain, g2)
+    np.testing.assert_allclose(se, s2)
+    flags = cut_flags(v)
+    for q in range(4):  # the deals: the other three hold hands they ask with (before the round)
+        d = _others_ask_deals(v, table, q, 20_000)
+        others = [r for r in range(4) if r != q]
+        if table == "cut-others-ask":
+            assert not flags[others][np.arange(3)[None, :], d[:, others]].any()
+        assert d.shape == (20_000, 4)
+    if table == "mus-others-ask":
+        return
+    pol = get_policy("table", v)[0]
+    for hand, seat in (("R R 7 A", "postre"), ("C S 5 4", "mano"), ("7 7 A A", "second")):
+        ctx = make_context(v, hand, seat)
+        ev = evaluate_keeps(ctx, [NO_MUS], pol, trials=20_000, seed=11, others_ask=True, record_hands=True)
+        dd = ev.hands[:, 0, :]
+        x = (hand_values(dd, v, "equilibrium", "equilibrium") - hand_values(dd, v, "paso", "paso"))
+        x = x * (1.0 if ctx.seat % 2 == 0 else -1.0)
+        g, e = gain[ctx.seat, ctx.user], se[ctx.seat, ctx.user]
+        assert abs(x.mean() - g) < 4 * np.hypot(x.std() / np.sqrt(x.size), e), (hand, seat, x.mean(), g, e)
+        assert e < 0.1
 
 
 def test_discard_ranks_by_the_total_with_betting():
@@ -94,19 +130,23 @@ def test_mus_with_betting_is_en_paso_plus_the_gains():
 
     adv = mus("R R 7 A", "postre", trials=4000, seed=3)
     b = adv.to_dict()["with_betting"]
-    gain, _ = betting_gain()
+    gain, _ = betting_gain(table="cut-others-ask")
     h = hand_tables(Variant()).labels.index("R R 7 A")
     assert b["cut"]["betting_gain"] == pytest.approx(gain[3, h])  # cutting keeps the hand: its own gain
     # drawing: the final hands' gains after the mus round (everybody's hands after it)
-    after, _ = betting_gain(deal="after-mus")
+    after, _ = betting_gain(table="mus-others-ask")
     res = discard("R R 7 A", "postre", trials=4000, seed=3, keep="R R A")
     ctx = make_context(Variant(), "R R 7 A", "postre")
     t = ctx.tables
     kept = tuple(int(t.cls4[ctx.user][i]) for i in (0, 1, 3))
     hs, p = draw_distribution(ctx, kept)
+    b2 = mus("R R 7 A", "postre", trials=4000, seed=3, keep="R R A").to_dict()["with_betting"]
+    assert b2["keep"] == "R R A" and b2["mus"]["betting_gain"] == pytest.approx(float(p @ after[3, hs]))
+    assert "after the mus round" in b["what"] and "the other three ask" in b["what"]
+    # discard (given that the mus round happens) takes the plain after-mus table
+    plain, _ = betting_gain(table="after-mus")
     mine = next(r for r in res.rows if r["yours"])
-    assert mine["ev_betting_gain"] == pytest.approx(float(p @ after[3, hs]))
-    assert "after the mus round" in b["what"]
+    assert mine["ev_betting_gain"] == pytest.approx(float(p @ plain[3, hs]))
     assert b["cut"]["ev_total"] == pytest.approx(float(adv.cut_ev.sum()) + gain[3, h])
     assert b["difference"]["value"] == pytest.approx(b["mus"]["ev_total"] - b["cut"]["ev_total"])
     assert b["advice"] == ("cut" if b["difference"]["value"] <= 0 else "ask for mus")

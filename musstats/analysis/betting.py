@@ -44,7 +44,7 @@ from musstats.rules.variant import Variant, make_variant
 __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
            "convergence_frame", "value_gap_table", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
            "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "shipped_gain", "gain_key", "write_gain", "GAIN_DEALS",
-           "GAIN_DEALS_MODELS", "GAIN_MIN_DEALS"]
+           "GAIN_DEALS_MODELS", "GAIN_MIN_DEALS", "GAIN_TABLES", "MUS_GAIN_DEALS"]
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
@@ -640,50 +640,132 @@ def _gain_path(v: Variant):
     return Path(__file__).resolve().parents[1] / "data" / f"betting_gain_{v.deck}_{v.juego_real}.npz"
 
 
-#: the deal models of the gain table: a hand kept as dealt (cutting), a final hand after one
-#: mus round in which all four discarded (asking for mus)
-GAIN_DEALS_MODELS = ("as-dealt", "after-mus")
-#: a hand seen in fewer deals than this at a seat after the mus round takes its as-dealt gain
+#: the gain tables: a hand kept as dealt (cutting), a final hand after one mus round in which
+#: all four discarded (asking for mus), and both on the deals in which the other three ask for
+#: mus by the shipped cut flags (what ``mus`` compares)
+GAIN_TABLES = ("as-dealt", "after-mus", "cut-others-ask", "mus-others-ask")
+GAIN_DEALS_MODELS = GAIN_TABLES[:2]
+#: the deal model of each table (the strategies that bet it)
+GAIN_TABLE_DEAL = {"as-dealt": "as-dealt", "after-mus": "after-mus", "cut-others-ask": "as-dealt",
+                   "mus-others-ask": "after-mus"}
+#: deals per seat of each table of the deals in which the other three ask
+MUS_GAIN_DEALS = 1_000_000
+#: a hand seen in fewer deals than this at a seat takes its gain from the table as dealt (the
+#: ``-others-ask`` tables: from the plain table of their deal model)
 GAIN_MIN_DEALS = 200
 
 
 def gain_key(v: Variant) -> dict:
     """What :func:`betting_gain` depends on: the rules, the strategies (their shipped
-    fields) of both deal models, the deals and the seed of :func:`ev_table`."""
+    fields) of both deal models, the deals and the seed of :func:`ev_table`, the cut flags
+    and the deals of the tables of the others asking."""
+    import hashlib
+
+    from musstats.tables.policies import cut_flags
+
+    flags = np.ascontiguousarray(cut_flags(v), np.bool_)
     return {"rules": v.cache_key(target=False), "deals": GAIN_DEALS, "seed": DEFAULT_SEED,
-            "min_deals": GAIN_MIN_DEALS,
+            "min_deals": GAIN_MIN_DEALS, "mus_deals": MUS_GAIN_DEALS,
+            "cut_flags": hashlib.sha1(flags.tobytes()).hexdigest()[:12],
             "strategies": {deal: [_spec(lance, pat, deal, "private", v).fields() for lance, pat in D.SUBGAMES]
                            for deal in GAIN_DEALS_MODELS}}
 
 
-def shipped_gain(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.ndarray] | None:
-    """The shipped :func:`betting_gain` table of ``v`` and ``deal`` when there is one for
-    exactly these rules and strategies (None otherwise: computing it means solving every
-    lance first)."""
+def _gain_table(table: str) -> str:
+    t = str(table).strip().lower()
+    if t in GAIN_TABLES:
+        return t
+    return D.check_deal(t)  # "as-dealt" / "after-mus" by their other spellings, or a clear error
+
+
+def shipped_gain(v: Variant, table: str = "as-dealt") -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped :func:`betting_gain` table of ``v`` (``GAIN_TABLES``) when there is one
+    for exactly these rules, strategies and cut flags (None otherwise: computing it means
+    solving every lance first)."""
     import json
 
-    deal = D.check_deal(deal)
+    table = _gain_table(table)
     try:
         with np.load(_gain_path(v), allow_pickle=False) as z:
             if json.loads(bytes(z["meta"]).decode()) == gain_key(v):
-                return z[f"gain_{deal}"].copy(), z[f"se_{deal}"].copy()
+                return z[f"gain_{table}"].copy(), z[f"se_{table}"].copy()
     except (OSError, ValueError, KeyError):
         pass
     return None
 
 
-def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off", deal: str = "as-dealt"
+def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off", table: str = "as-dealt"
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Per seat and hand: what equilibrium betting adds to the expected stones of the
     seat's team over playing every lance en paso (all lances of a hand), and its standard
-    error: float [4, hands] each.  ``deal``: the hands as dealt (the strategies for them),
-    or after one mus round in which all four discarded by the table (the after-mus
-    strategies; a hand seen in fewer than ``GAIN_MIN_DEALS`` deals at the seat there takes
-    its as-dealt gain).  Shipped for 8 reyes (``musstats/data/betting_gain_*.npz``), else
-    from :func:`ev_table`."""
+    error: float [4, hands] each.  ``table`` (``GAIN_TABLES``): the hands as dealt (the
+    strategies for them); after one mus round in which all four discarded by the table (the
+    after-mus strategies); or either on the deals in which the other three ask for mus
+    (``cut-others-ask``: the hands as dealt, ``mus-others-ask``: after the round).  A hand
+    seen in fewer than ``GAIN_MIN_DEALS`` deals at the seat takes its gain from the plain
+    table (as dealt, or for ``mus-others-ask`` after the mus).  Shipped for 8 reyes
+    (``musstats/data/betting_gain_*.npz``), else computed (every lance solved first)."""
     v = _variant(variant, juego_real)
-    got = shipped_gain(v, deal)
-    return got if got is not None else _gain_from_ev(v, D.check_deal(deal))
+    table = _gain_table(table)
+    got = shipped_gain(v, table)
+    return got if got is not None else _compute_gain(v, table)
+
+
+def _compute_gain(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray]:
+    if table in GAIN_DEALS_MODELS:
+        return _gain_from_ev(v, table)
+    gain, se, cnt = _gain_others_ask(v, table)
+    rare = cnt < GAIN_MIN_DEALS
+    g0, s0 = _compute_gain(v, GAIN_TABLE_DEAL[table])
+    gain[rare], se[rare] = g0[rare], s0[rare]
+    return gain, se
+
+
+def _others_ask_deals(v: Variant, table: str, seat: int, n: int) -> np.ndarray:
+    """``n`` random deals (hand indices [n, 4]) in which the three seats other than ``seat``
+    hold hands they ask for mus with (the shipped cut flags): as dealt (``cut-others-ask``),
+    or after the mus round that follows (``mus-others-ask``; ``seat`` asks too)."""
+    from musstats.engines.musphase import deals_after_mus
+    from musstats.tables.policies import cut_flags
+
+    flags = np.array(cut_flags(v), np.bool_)
+    flags[seat] = False
+    kept, have, chunk = [], 0, 0
+    while have < n:
+        k = (D.MUS_GAIN_KEY, GAIN_TABLES.index(table), seat, chunk)
+        if table == "cut-others-ask":
+            d = deals_after_mus(1 << 21, DEFAULT_SEED, v, rounds=0, key=k)
+            d = d[~flags[np.arange(4)[None, :], d].any(axis=1)]
+        else:
+            full = deals_after_mus(1 << 21, DEFAULT_SEED, v, rounds=1, cut=flags, key=k, with_rounds=True)
+            d = full[full[:, 4] > 0, :4]
+        kept.append(d)
+        have += d.shape[0]
+        chunk += 1
+    return np.concatenate(kept)[:n]
+
+
+def _gain_others_ask(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gain, its standard error and the deals behind it per seat and hand (float [4, H]) on
+    ``MUS_GAIN_DEALS`` deals per seat of :func:`_others_ask_deals`."""
+    from musstats.analysis.play import hand_values
+    from musstats.tables.hands import hand_tables
+
+    H = hand_tables(v).n_hands
+    deal = GAIN_TABLE_DEAL[table]
+    gain, se, cnt = np.zeros((4, H)), np.zeros((4, H)), np.zeros((4, H))
+    for q in range(4):
+        d = _others_ask_deals(v, table, q, MUS_GAIN_DEALS)
+        x = (hand_values(d, v, "equilibrium", "equilibrium", deal) - hand_values(d, v, "paso", "paso", deal))
+        x = x * (1.0 if q % 2 == 0 else -1.0)  # the seat's team
+        h = d[:, q]
+        c = np.bincount(h, minlength=H).astype(float)
+        s1, s2 = np.bincount(h, x, H), np.bincount(h, x * x, H)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m = np.where(c > 0, s1 / c, 0.0)
+            var = np.maximum(s2 / np.maximum(c, 1) - m * m, 0) / np.maximum(c - 1, 1)
+        gain[q], se[q], cnt[q] = m, np.sqrt(var), c
+    return gain, se, cnt
 
 
 def _gain_from_ev(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.ndarray]:
@@ -709,15 +791,15 @@ def _gain_from_ev(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.nd
 
 
 def write_gain(v: Variant):
-    """Write :func:`betting_gain`'s tables (both deal models) for ``v`` to ``musstats/data``
+    """Write :func:`betting_gain`'s tables (``GAIN_TABLES``) for ``v`` to ``musstats/data``
     (atomically)."""
     import json
 
     from musstats.base.files import atomic_write
 
     arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps(gain_key(v), sort_keys=True).encode(), np.uint8)}
-    for deal in GAIN_DEALS_MODELS:
-        arrays[f"gain_{deal}"], arrays[f"se_{deal}"] = _gain_from_ev(v, deal)
+    for table in GAIN_TABLES:
+        arrays[f"gain_{table}"], arrays[f"se_{table}"] = _compute_gain(v, table)
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:

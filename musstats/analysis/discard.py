@@ -106,8 +106,11 @@ def _options(ctx: Context, keep) -> tuple[list, int | None]:
 
 BETTING_NOTE = ("with betting = en paso + what equilibrium betting adds to the final hand at this seat "
                 "(musstats.analysis.betting.betting_gain): after the mus round, with everybody's hands after "
-                "it and the strategies solved for them; when cutting, with the hands and strategies as dealt "
-                "(the others' hands not conditioned on their asking for mus)")
+                "it and the strategies solved for them")
+#: the note of the mus decision's betting terms: also the hand kept by cutting, and the deals
+MUS_BETTING_NOTE = (BETTING_NOTE + "; when cutting, with the hands and strategies as dealt; both on the deals "
+                    "in which the other three ask for mus (the shipped cut flags; the strategies read nothing "
+                    "from the mus decision)")
 
 
 def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -133,19 +136,19 @@ def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, 
     return hs, np.array([out[h] for h in hs.tolist()])
 
 
-def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int, deal: str = "after-mus"
+def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int, table: str = "after-mus"
                   ) -> tuple[np.ndarray, np.ndarray] | None:
     """Per keep-set: E[betting gain of the final hand] and its standard error, or None where
     the shipped equilibrium does not cover the question (not 4 partners, ten kings, mus
     visto, more than one mus round, rules whose gain table does not ship: computing it
-    would mean solving every lance first).  ``deal``: the gain after the mus round, or
-    ``as-dealt`` (a hand kept by cutting)."""
+    would mean solving every lance first).  ``table``: one of
+    :data:`musstats.analysis.betting.GAIN_TABLES` (default: after the mus round)."""
     v = ctx.variant
     if ctx.seating != FOUR or v.ten_kings or v.mus_visto or rounds != 1:
         return None
     from musstats.analysis.betting import shipped_gain
 
-    got = shipped_gain(v, deal)
+    got = shipped_gain(v, table)
     if got is None:
         return None
     gain, se = got
@@ -366,8 +369,8 @@ def _mus_betting(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, rou
     """Cut or mus with betting: en paso plus the betting gain of the hand kept (cut) or of the
     final hand (the best keep-set by the total with betting, or ``chosen``)."""
     kept_now = tuple(int(c) for c in ctx.tables.cls4[ctx.user])
-    after = betting_terms(ctx, [kept for _, kept, _ in opts], rounds)
-    now = betting_terms(ctx, [kept_now], rounds, "as-dealt")
+    after = betting_terms(ctx, [kept for _, kept, _ in opts], rounds, "mus-others-ask")
+    now = betting_terms(ctx, [kept_now], rounds, "cut-others-ask")
     if after is None or now is None:
         return None
     bt = (np.concatenate([after[0], now[0]]), np.concatenate([after[1], now[1]]))
@@ -378,7 +381,7 @@ def _mus_betting(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, rou
     cut_v = float(ev.total[cut] + bt[0][cut])
     mus_v = float(tot[best])
     se = float(np.sqrt(ev.diff_se(best, cut) ** 2 + bt[1][best] ** 2 + bt[1][cut] ** 2))
-    return {"what": BETTING_NOTE, "keep": opts[best][2], "cut": {"ev_total": cut_v, "betting_gain": float(bt[0][cut])},
+    return {"what": MUS_BETTING_NOTE, "keep": opts[best][2], "cut": {"ev_total": cut_v, "betting_gain": float(bt[0][cut])},
             "mus": {"ev_total": mus_v, "betting_gain": float(bt[0][best])},
             "difference": {"value": mus_v - cut_v, "se": se},
             "advice": "cut" if mus_v - cut_v <= 0 else "ask for mus"}

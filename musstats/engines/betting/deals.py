@@ -28,7 +28,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY", "EV_KEY",
-           "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY",
+           "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
            "PLAYED_LANCES", "lance_parts", "stream_deals"]
 
 DEALS = ("as-dealt", "after-mus")
@@ -36,8 +36,9 @@ DEALS = ("as-dealt", "after-mus")
 BLOCK = 1 << 20
 #: stream keys: training pool, exploitability (choose the response / evaluate it), EV of a question
 TRAIN_KEY, CHOOSE_KEY, EVAL_KEY, EV_KEY = 11, 12, 13, 14
-#: stream keys of played hands: the heuristic player's odds, the actions drawn, the arena's and the game model's deals
-HEURISTIC_KEY, PLAY_KEY, ARENA_KEY, GAME_KEY = 15, 16, 17, 18
+#: stream keys of played hands: the heuristic player's odds, the actions drawn, the arena's and the game model's
+#: deals, the deals of the mus decision's betting gain (the other three asking)
+HEURISTIC_KEY, PLAY_KEY, ARENA_KEY, GAME_KEY, MUS_GAIN_KEY = 15, 16, 17, 18, 19
 
 
 def subgames() -> list[tuple[str, int]]:

@@ -41,9 +41,11 @@ SOLVERS = ("vector", "deals")
 #: per iteration) and pool (deals: the training deals a batch is taken from; vector: unused).
 #: The deal solver fits its pool: grande after the mus measured NashConv 0.041 +- 0.001 with 400
 #: iterations of 10,000 deals from 2,000,000 (17 s), 0.0075 +- 0.0012 with 800 of 20,000 from
-#: 8,000,000 (49 s), each on 400,000 evaluation deals
+#: 8,000,000 (49 s), each on 400,000 evaluation deals; then iterations, not the batch, were the
+#: limit: juego mano+second 0.039 +- 0.005 with 800 of 20,000, 0.045 +- 0.004 with 800 of 80,000,
+#: 0.010 +- 0.006 with 3,200 of 20,000 (pares mano+second+third 0.044 -> 0.000)
 SOLVER_DEFAULTS = {"vector": {"iterations": 6000, "batch": 256, "pool": 0},
-                   "deals": {"iterations": 800, "batch": 20_000, "pool": 8_000_000}}
+                   "deals": {"iterations": 3200, "batch": 20_000, "pool": 8_000_000}}
 #: the vector solver's batch where a lance needs more samples per iteration than the default:
 #: juego (measured: juego mano+second+third, 6,000 iterations, NashConv 0.029 +- 0.007 with
 #: 256 samples, 0.001 +- 0.008 with 1,024; 18,000 iterations of 256 still 0.021)
