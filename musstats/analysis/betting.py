@@ -555,6 +555,30 @@ def convergence_frame(lance: str, *, declared: str | None = None, deal: str = "a
     return pd.DataFrame({"iteration": h[:, 0].astype(int), "seconds": h[:, 1], "nashconv_in": h[:, 3]})
 
 
+def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per lance (grande, chica, pares, juego, punto) and deal: team 0's expected stones under
+    the equilibrium of ``deal`` and ``info`` and en paso (float [5, N] each), and whether the
+    lance is bet (bool [5, N]: pares or juego contested, punto played)."""
+    from musstats.engines.betting.exploit import deal_values
+
+    n = d.shape[0]
+    eq = np.zeros((5, n))
+    paso = np.zeros((5, n))
+    bet_ = np.zeros((5, n), bool)
+    for li, (lance_, o, played, subs) in enumerate(D.lance_parts(d, v)):
+        paso[li] = np.where(played, paso_stones(lance_, o), 0.0)
+        eq[li] = paso[li]
+        for pat, sel in subs:
+            sol = _strategy(lance_, pat, deal, info, v)
+            for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
+                part = sel[lo: lo + EV_CHUNK]
+                st, oo, _ = prepare(sol.game, d[part], v, lance_)
+                eq[li, part] = deal_values(sol.game, sol.sigma, st, oo)
+            bet_[li, sel] = True
+    return eq, paso, bet_
+
+
 def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Variant = "8-reyes",
              juego_real: str = "off", deals: int = 1_000_000, seed: int = DEFAULT_SEED):
     """Per hand, seat and lance: the expected stones of the seat's team under equilibrium
@@ -566,7 +590,6 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     import pandas as pd
 
     from musstats.engines.betting.cache import load_npz, save_npz, strategy_key
-    from musstats.engines.betting.exploit import deal_values
     from musstats.tables.hands import hand_tables
 
     v = _variant(variant, juego_real)
@@ -582,20 +605,7 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     if z is None:
         d = np.concatenate([D.block_deals(deal, v, seed, D.EV_KEY + 100, b)
                             for b in range(-(-deals // D.BLOCK))])[:deals].astype(np.int64)
-        n = d.shape[0]
-        eq = np.zeros((5, n))
-        paso = np.zeros((5, n))
-        bet_ = np.zeros((5, n), bool)
-        for li, (lance_, o, played, subs) in enumerate(D.lance_parts(d, v)):
-            paso[li] = np.where(played, paso_stones(lance_, o), 0.0)
-            eq[li] = paso[li]
-            for pat, sel in subs:
-                sol = _strategy(lance_, pat, deal, info, v)
-                for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
-                    part = sel[lo: lo + EV_CHUNK]
-                    st, oo, _ = prepare(sol.game, d[part], v, lance_)
-                    eq[li, part] = deal_values(sol.game, sol.sigma, st, oo)
-                bet_[li, sel] = True
+        eq, paso, bet_ = _deal_values(d, v, deal, info)
         z = {"eq": eq.astype(np.float32), "paso": paso.astype(np.float32), "bet": bet_,
              "hands": d.astype(np.int16)}
         save_npz(name, z)
@@ -748,7 +758,6 @@ def _others_ask_deals(v: Variant, table: str, seat: int, n: int) -> np.ndarray:
 def _gain_others_ask(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Gain, its standard error and the deals behind it per seat and hand (float [4, H]) on
     ``MUS_GAIN_DEALS`` deals per seat of :func:`_others_ask_deals`."""
-    from musstats.analysis.play import hand_values
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
@@ -756,8 +765,8 @@ def _gain_others_ask(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray, np
     gain, se, cnt = np.zeros((4, H)), np.zeros((4, H)), np.zeros((4, H))
     for q in range(4):
         d = _others_ask_deals(v, table, q, MUS_GAIN_DEALS)
-        x = (hand_values(d, v, "equilibrium", "equilibrium", deal) - hand_values(d, v, "paso", "paso", deal))
-        x = x * (1.0 if q % 2 == 0 else -1.0)  # the seat's team
+        eq, paso, _ = _deal_values(d.astype(np.int64), v, deal)
+        x = (eq - paso).sum(axis=0) * (1.0 if q % 2 == 0 else -1.0)  # the seat's team
         h = d[:, q]
         c = np.bincount(h, minlength=H).astype(float)
         s1, s2 = np.bincount(h, x, H), np.bincount(h, x * x, H)
