@@ -3,8 +3,8 @@
 Every deal -- by default after the mus decision (``"mus-decision"`` of :mod:`.sources`: the
 hands as dealt when someone cuts by the shipped cut flags, else after one mus round by
 the discard table) -- is played by the shipped equilibrium strategies of every
-lance solved for its distribution (hands as dealt where somebody cut, after one mus
-round where all four asked) (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
+lance solved for its distribution -- hands as dealt where somebody cut, after one mus
+round where all four asked -- (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
 outcome is eight signed steps (``STEP_NAMES``), the dejes taken at once lance by lance
 and then the count in lance order, ``+n`` stones to team 0 (mano's team), ``-n`` to
 team 1; an accepted órdago is a step that reaches any target (``ORDAGO_STEP``) for the
@@ -28,8 +28,8 @@ from musstats.engines.betting import deals as D
 from musstats.engines.run import Interrupt, Progress
 from musstats.rules.variant import Variant
 
-__all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "DEFAULT_BETTING_DEALS", "BETTING_TEXT", "BETTING_SOURCE",
-           "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
+__all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "DEFAULT_BETTING_DEALS", "BETTING_TEXT",
+           "BETTING_SOURCE", "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
 
 #: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
 PLAY_VERSION = 2
