@@ -43,12 +43,12 @@ def test_draw_distribution_is_the_enumeration_of_the_cards_drawn(hand, seat, kee
 
 @pytest.mark.parametrize("deal", ["as-dealt", "after-mus"])
 def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
-    from musstats.analysis.betting import GAIN_DEALS, GAIN_MIN_DEALS, _gain_from_ev, betting_gain, ev_table
+    from musstats.analysis.betting import GAIN_DEALS, GAIN_MIN_DEALS, _compute_gain, betting_gain, ev_table
     from musstats.tables.hands import hand_tables
 
     v = Variant()
     gain, se = betting_gain(v, table=deal)
-    g2, s2 = _gain_from_ev(v, deal)  # from the equilibrium EV table, 1,000,000 deals
+    g2, s2 = _compute_gain(v, deal)  # from the equilibrium EV table, 1,000,000 deals
     np.testing.assert_allclose(gain, g2)
     np.testing.assert_allclose(se, s2)
     labels = hand_tables(v).labels

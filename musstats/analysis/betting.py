@@ -579,6 +579,18 @@ def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
     return eq, paso, bet_
 
 
+def _per_hand(h: np.ndarray, x: np.ndarray, H: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per hand index ``h`` of the deals (of ``H``): the mean of ``x`` over its deals, the
+    standard error of that mean, and the number of deals (float [H] each; NaN mean where a
+    hand has no deal)."""
+    cnt = np.bincount(h, minlength=H).astype(float)
+    s1, s2 = np.bincount(h, x, H), np.bincount(h, x * x, H)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = s1 / cnt
+        se = np.sqrt(np.maximum(s2 / cnt - m * m, 0) / np.maximum(cnt - 1, 1))
+    return m, se, cnt
+
+
 def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Variant = "8-reyes",
              juego_real: str = "off", deals: int = 1_000_000, seed: int = DEFAULT_SEED):
     """Per hand, seat and lance: the expected stones of the seat's team under equilibrium
@@ -615,18 +627,10 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     for q in range(4):
         sign = 1.0 if q % 2 == 0 else -1.0
         hq = d[:, q]
-        cnt = np.bincount(hq, minlength=H).astype(float)
         for li, lance_ in enumerate(names):
-            x = sign * eq[li]
-            s1 = np.bincount(hq, x, H)
-            s2 = np.bincount(hq, x * x, H)
-            sp = np.bincount(hq, sign * paso[li], H)
-            sb = np.bincount(hq, bet_[li].astype(float), H)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                m = s1 / cnt
-                se = np.sqrt(np.maximum(s2 / cnt - m * m, 0) / np.maximum(cnt - 1, 1))
-                mp = sp / cnt
-                pb = sb / cnt
+            m, se, cnt = _per_hand(hq, sign * eq[li], H)
+            mp = _per_hand(hq, sign * paso[li], H)[0]
+            pb = _per_hand(hq, bet_[li].astype(float), H)[0]
             rows.append(pd.DataFrame({"hand": list(t.labels), "hand_index": np.arange(H), "seat": SEATS[q],
                                       "lance": lance_, "p_bet": pb, "ev_paso": mp, "ev_eq": m, "ev_eq_se": se,
                                       "gain": m - mp, "deals": cnt.astype(np.int64)}))
@@ -660,9 +664,11 @@ GAIN_TABLE_DEAL = {"as-dealt": "as-dealt", "after-mus": "after-mus", "cut-others
                    "mus-others-ask": "after-mus"}
 #: deals per seat of each table of the deals in which the other three ask
 MUS_GAIN_DEALS = 1_000_000
-#: a hand seen in fewer deals than this at a seat takes its gain from the table as dealt (the
-#: ``-others-ask`` tables: from the plain table of their deal model)
+#: a hand seen in fewer deals than this at a seat takes its gain from the table's fallback
 GAIN_MIN_DEALS = 200
+#: the fallback of each table for its rare hands: the table as dealt, or for the ``-others-ask``
+#: tables the plain table of their deal model
+GAIN_FALLBACK = {"after-mus": "as-dealt", "cut-others-ask": "as-dealt", "mus-others-ask": "after-mus"}
 
 
 def gain_key(v: Variant) -> dict:
@@ -722,12 +728,11 @@ def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off", ta
 
 
 def _compute_gain(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray]:
-    if table in GAIN_DEALS_MODELS:
-        return _gain_from_ev(v, table)
-    gain, se, cnt = _gain_others_ask(v, table)
-    rare = cnt < GAIN_MIN_DEALS
-    g0, s0 = _compute_gain(v, GAIN_TABLE_DEAL[table])
-    gain[rare], se[rare] = g0[rare], s0[rare]
+    gain, se, cnt = _gain_from_ev(v, table) if table in GAIN_DEALS_MODELS else _gain_others_ask(v, table)
+    if table in GAIN_FALLBACK:  # hands too rare in the table's deals: the fallback table's gain
+        rare = cnt < GAIN_MIN_DEALS
+        g0, s0 = _compute_gain(v, GAIN_FALLBACK[table])
+        gain[rare], se[rare] = g0[rare], s0[rare]
     return gain, se
 
 
@@ -756,8 +761,8 @@ def _others_ask_deals(v: Variant, table: str, seat: int, n: int) -> np.ndarray:
 
 
 def _gain_others_ask(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Gain, its standard error and the deals behind it per seat and hand (float [4, H]) on
-    ``MUS_GAIN_DEALS`` deals per seat of :func:`_others_ask_deals`."""
+    """Gain, its standard error and the deals behind it per seat and hand (float [4, H]; NaN
+    where a hand has no deal) on ``MUS_GAIN_DEALS`` deals per seat of :func:`_others_ask_deals`."""
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
@@ -767,17 +772,13 @@ def _gain_others_ask(v: Variant, table: str) -> tuple[np.ndarray, np.ndarray, np
         d = _others_ask_deals(v, table, q, MUS_GAIN_DEALS)
         eq, paso, _ = _deal_values(d.astype(np.int64), v, deal)
         x = (eq - paso).sum(axis=0) * (1.0 if q % 2 == 0 else -1.0)  # the seat's team
-        h = d[:, q]
-        c = np.bincount(h, minlength=H).astype(float)
-        s1, s2 = np.bincount(h, x, H), np.bincount(h, x * x, H)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = np.where(c > 0, s1 / c, 0.0)
-            var = np.maximum(s2 / np.maximum(c, 1) - m * m, 0) / np.maximum(c - 1, 1)
-        gain[q], se[q], cnt[q] = m, np.sqrt(var), c
+        gain[q], se[q], cnt[q] = _per_hand(d[:, q], x, H)
     return gain, se, cnt
 
 
-def _gain_from_ev(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.ndarray]:
+def _gain_from_ev(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gain, its standard error and the deals behind it per seat and hand (float [4, H]) from
+    the EV table of ``deal``."""
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
@@ -790,13 +791,8 @@ def _gain_from_ev(v: Variant, deal: str = "as-dealt") -> tuple[np.ndarray, np.nd
             r = df[(df["seat"] == seat) & (df["lance"] == lance)].sort_values("hand_index")
             gain[q] += np.nan_to_num(r["gain"].to_numpy(float))
             var[q] += np.nan_to_num(r["ev_eq_se"].to_numpy(float)) ** 2
-        cnt[q] = r["deals"].to_numpy(float)
-    se = np.sqrt(var)
-    if deal != "as-dealt":  # hands too rare after the round: their gain as dealt
-        rare = cnt < GAIN_MIN_DEALS
-        g0, s0 = _gain_from_ev(v, "as-dealt")
-        gain[rare], se[rare] = g0[rare], s0[rare]
-    return gain, se
+        cnt[q] = r["deals"].to_numpy(float)  # the same deals for every lance
+    return gain, np.sqrt(var), cnt
 
 
 def write_gain(v: Variant):
