@@ -69,7 +69,9 @@ def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
         cnt = np.stack([r[r["seat"] == s].sort_values("hand_index")["deals"].to_numpy() for s in
                         ("mano", "second", "third", "postre")])
         rare = cnt < GAIN_MIN_DEALS
-        assert rare.any() and (~rare).sum() > 1000
+        # after a round that all four asked for, most final hands are still common (921 of
+        # the 1,320 seat x hand entries; 1,000+ when every deal had a round)
+        assert rare.any() and (~rare).sum() > cnt.size // 2
         np.testing.assert_array_equal(gain[rare], g0[rare])
         assert (gain[~rare] != g0[~rare]).all()
 

@@ -2,8 +2,10 @@
 
 Deals come from the deal engines of :mod:`musstats.engines.musphase` (whole deals of the
 40 physical cards, so card removal between the four hands is exact): ``"as-dealt"``
-(the hands as dealt) or ``"after-mus"`` (after one mus round in which everybody
-discards by the shipped discard table).  A subgame keeps the deals of its condition:
+(the hands as dealt) or ``"after-mus"`` (the hands after the mus round, given that it
+happened: the deals in which all four hold hands they ask for mus with, by the shipped
+cut flags, and then discard by the shipped discard table; :func:`mus_round_deals`).  A
+subgame keeps the deals of its condition:
 
 * grande, chica: every deal;
 * pares, juego under a declaration pattern: the deals in which exactly the seats of the
@@ -29,7 +31,7 @@ from musstats.rules.variant import Variant
 __all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY", "EV_KEY",
            "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
-           "PLAYED_LANCES", "lance_parts", "stream_deals"]
+           "PLAYED_LANCES", "lance_parts", "stream_deals", "mus_round_deals", "deal_digest"]
 
 DEALS = ("as-dealt", "after-mus")
 #: deals per block of a stream
@@ -59,16 +61,56 @@ def _block_seed(seed: int, key: int, b: int) -> int:
 
 def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int = BLOCK) -> np.ndarray:
     """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order."""
-    from musstats.engines.musphase import deals_after_mus, deals_as_dealt
+    from musstats.engines.musphase import deals_as_dealt
 
     s = _block_seed(seed, key, b)
     if deal == "as-dealt":
         d = deals_as_dealt(n, s, variant)
     elif deal == "after-mus":
-        d = deals_after_mus(n, s, variant, rounds=1)
+        d = mus_round_deals(n, s, variant)
     else:
         raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(DEALS)}")
     return d.astype(np.int16)
+
+
+#: raw deals drawn at a time by :func:`mus_round_deals` (about 11 % of them have a mus round
+#: with the shipped cut flags of 8 reyes)
+MUS_ROUND_DRAW = 1 << 20
+
+
+def mus_round_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
+    """``n`` deals (final hand indices int64 [n, 4]) after a mus round, given that the round
+    happened: deals from a full deck are kept when all four hold hands they ask for mus with
+    (the shipped cut flags, :func:`musstats.tables.policies.cut_flags`); the four then
+    discard by the shipped table and draw.  Draws ``MUS_ROUND_DRAW`` deals at a time, each
+    draw its own stream of ``seed``: reproducible, whatever the threads."""
+    from musstats.engines.musphase import deals_after_mus
+    from musstats.tables.policies import cut_flags
+
+    flags = cut_flags(variant)
+    kept, have, j = [], 0, 0
+    while have < n:
+        full = deals_after_mus(MUS_ROUND_DRAW, seed, variant, rounds=1, cut=flags, key=(j,), with_rounds=True)
+        d = full[full[:, 4] > 0, :4]
+        if j > 64 and have == 0:
+            raise MusError("nobody asks for mus with these cut flags: there are no deals after a mus round")
+        kept.append(d)
+        have += d.shape[0]
+        j += 1
+    return np.concatenate(kept)[:n]
+
+
+def deal_digest(deal: str, variant: Variant) -> str | None:
+    """What a deal model depends on beyond the variant: after the mus, the shipped discard
+    table and cut flags (a short digest, part of a strategy's key); None as dealt."""
+    if deal != "after-mus":
+        return None
+    import hashlib
+
+    from musstats.tables.policies import cut_flags, policy_digest
+
+    flags = np.ascontiguousarray(cut_flags(variant), np.bool_)
+    return policy_digest("table", variant) + "-cut-" + hashlib.sha1(flags.tobytes()).hexdigest()[:10]
 
 
 @lru_cache(maxsize=8)

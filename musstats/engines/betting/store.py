@@ -119,7 +119,8 @@ class Spec:
                 "info": self.info, "deck": self.variant.deck, "juego_real": self.variant.juego_real,
                 "abstraction": self.abstraction.tag, "payoff": self.payoff.key, "iterations": self.iterations,
                 "batch": self.batch, "pool": self.pool, "seed": self.seed, "method": self.method,
-                "solver": self.solver, **({"warm": self.warm} if self.warm else {})}
+                "solver": self.solver, **({"warm": self.warm} if self.warm else {}),
+                **({"mus": mus} if (mus := D.deal_digest(self.deal, self.variant)) else {})}
 
     @property
     def key(self) -> str:
