@@ -106,11 +106,11 @@ def _options(ctx: Context, keep) -> tuple[list, int | None]:
 
 BETTING_NOTE = ("with betting = en paso + what equilibrium betting adds to the final hand at this seat "
                 "(musstats.analysis.betting.betting_gain): after the mus round, with everybody's hands after "
-                "it and the strategies solved for them")
+                "it (all four asked for mus) and the strategies solved for them")
 #: the note of the mus decision's betting terms: also the hand kept by cutting, and the deals
 MUS_BETTING_NOTE = (BETTING_NOTE + "; when cutting, with the hands and strategies as dealt; both on the deals "
-                    "in which the other three ask for mus (the shipped cut flags; the strategies read nothing "
-                    "from the mus decision)")
+                    "in which the other three ask for mus (the shipped cut flags; after a cut the strategies read "
+                    "nothing from who cut)")
 
 
 def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:

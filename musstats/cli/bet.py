@@ -20,7 +20,7 @@ __all__ = ["bet"]
               help="Pares and juego: who declared it, e.g. second:pares,postre:no-pares (a seat not named holds it).")
 @click.option("--deal", default="as-dealt", show_default=True,
               type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False),
-              help="The hands as dealt, or after one mus round in which everybody discards by the table.")
+              help="The hands as dealt, or after a mus round (all four asked, then discarded by the table).")
 @click.option("--info", default="private", show_default=True, type=click.Choice(["private", "pooled"], case_sensitive=False),
               help="private: each player sees his own hand (the real game); pooled: each team sees both "
                    "its hands (perfect señas).")

@@ -237,7 +237,8 @@ def game(variant, juego_real, mano, deals, seed, threads, quiet, out, size, widt
 @plot.command("bet")
 @click.option("--lance", required=True, help="grande|chica|pares|juego|punto.")
 @click.option("--deal", default="as-dealt", show_default=True,
-              type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False), help="The deal model.")
+              type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False),
+              help="The deal model: the hands as dealt, or after a mus round (all four asked).")
 @click.option("--info", default="private", show_default=True, type=click.Choice(["private", "pooled"],
               case_sensitive=False), help="The information model.")
 @variant_options
@@ -263,7 +264,8 @@ def bet_chart(lance, deal, info, variant, juego_real, threads, quiet, out, size,
 @click.option("--iterations", type=str, default="400", show_default=True, help="CFR iterations (1..1,000,000).")
 @click.option("--every", type=str, default="25", show_default=True, help="Measure every this many iterations.")
 @click.option("--deal", default="as-dealt", show_default=True,
-              type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False), help="The deal model.")
+              type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False),
+              help="The deal model: the hands as dealt, or after a mus round (all four asked).")
 @click.option("--info", default="private", show_default=True, type=click.Choice(["private", "pooled"],
               case_sensitive=False), help="The information model.")
 @variant_options
