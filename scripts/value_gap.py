@@ -36,14 +36,15 @@ def main(argv=None) -> int:
     df = value_gap_table(lance=args.lance, iterations=args.iterations, eval_samples=args.eval_samples,
                          progress=progress)
     print("| lance | declared | private value | NashConv private [lower, in-sample] | pooled value "
-          "| NashConv pooled [lower, in-sample] | gap pooled − private | bound | pooled s |")
+          "| NashConv pooled [lower, in-sample] | gap pooled − private | bound | pooled s (training) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in df.itertuples():
         print(f"| {r.lance} | {r.pattern} | {r.value_private:+.3f} ± {r.value_private_se:.3f} "
               f"| [{r.nashconv_private:.3f}, {r.nashconv_private_in:.3f}] "
               f"| {r.value_pooled:+.3f} ± {r.value_pooled_se:.3f} "
               f"| [{r.nashconv_pooled:.3f}, {r.nashconv_pooled_in:.3f}] "
-              f"| **{r.gap:+.3f} ± {r.gap_se:.3f}** | {r.gap_bound:.3f} | {r.seconds_pooled:.0f} |")
+              f"| **{r.gap:+.3f} ± {r.gap_se:.3f}** | {r.gap_bound:.3f} | {r.seconds_pooled:.0f} "
+              f"({r.train_seconds_pooled or float('nan'):.0f}) |")
     print(f"\n{len(df)} subgames, pooled iterations {int(df.iterations_pooled.iloc[0])}, "
           f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return 0

@@ -5,9 +5,12 @@ every hand h of the fourth by P(h | the other three hands) = ways(h | the 28 rem
 cards) / C(28, 4).  Here that weight is counted the slow way: the 28 remaining physical
 cards are listed, each of their C(28, 4) = 20,475 four-card subsets is sorted into its
 hand by its multiset of card classes (from the hand tables' class counts), and the counts are
-divided by 20,475.  Card removal is exact in both; the count calls no kernel.  The
-vector solver's regrets are then checked against the deal solver's on the same deals
-spelled out one by one, weighted by those counts.
+divided by 20,475.  A pooled team samples only the opponents (eight cards) and weighs
+every pair of its own hands: here P(first | opponents) by the 35,960 subsets of the 32
+remaining cards, times P(second | opponents and first) by the 20,475 of the 28 left.
+Card removal is exact in both; the count calls no kernel.  The vector solver's regrets
+are then checked against the deal solver's on the same deals spelled out one by one,
+weighted by those counts.
 """
 
 from __future__ import annotations
@@ -30,20 +33,43 @@ def _brute_weights(counts: np.ndarray, class_count: np.ndarray, others: list[int
         left -= counts[h].astype(int)
     assert (left >= 0).all()
     cards = [c for c, n in enumerate(left) for _ in range(n)]  # one entry per physical card
-    assert len(cards) == 28
+    assert len(cards) == 40 - 4 * len(others)
     by_multiset = Counter(tuple(sorted(sub)) for sub in itertools.combinations(cards, 4))
     out = np.zeros(counts.shape[0])
     for h in range(counts.shape[0]):
         key = tuple(sorted(c for c, n in enumerate(counts[h]) for _ in range(int(n))))
-        out[h] = by_multiset.get(key, 0) / comb(28, 4)
+        out[h] = by_multiset.get(key, 0) / comb(len(cards), 4)
     return out
+
+
+def _fits(vg, seat, h) -> bool:
+    return vg.req[seat] < 0 or vg.hold[h] == vg.req[seat]
 
 
 def _spelled_out(vg, k, hands, sw, t):
     """The deals of owner k's samples, every hand of its enumerated seat that fits its
-    declaration, weighted by sample weight x brute-force P(hand | others)."""
+    declaration, weighted by sample weight x brute-force P(hand | others); for a pooled team
+    that enumerates its partner too, every pair of hands of its two seats that fit, weighted
+    by sample weight x P(first hand | the opponents) x P(second | the opponents and the first)."""
     seat = int(vg.eseat[k])
     deals, w = [], []
+    partner = vg.partner_seat(k)
+    if partner >= 0:
+        for s in range(hands.shape[0]):
+            opp = [int(hands[s, q]) for q in range(4) if q not in (seat, partner)]
+            p1 = _brute_weights(t.counts, t.class_count, opp)
+            for h1 in np.nonzero(p1)[0]:
+                if not _fits(vg, seat, h1):
+                    continue
+                p2 = _brute_weights(t.counts, t.class_count, opp + [int(h1)])
+                for h2 in np.nonzero(p2)[0]:
+                    if not _fits(vg, partner, h2):
+                        continue
+                    d = hands[s].copy()
+                    d[seat], d[partner] = h1, h2
+                    deals.append(d)
+                    w.append(sw[s] * p1[h1] * p2[h2])
+        return np.array(deals), np.array(w)
     for s in range(hands.shape[0]):
         others = [int(hands[s, q]) for q in range(4) if q != seat]
         p = _brute_weights(t.counts, t.class_count, others)

@@ -17,6 +17,11 @@ the full deck and redrawn until they fit theirs (:func:`_draw`), or given explic
 subgame by its probability times a constant per enumerated seat (``P(subgame) / P(the
 other three fit)``), which neither regret matching nor ratio estimates see.
 
+A pooled team that enumerates its partner too (owner kind 2) is sampled differently: a
+sample deals only the two opponents and weighs every pair of the team's hands by its
+exact probability given their eight cards, summed per pooled state
+(:func:`_prepare_pairs`); its value vectors are indexed by state.
+
 The others' reach is one number per node (their hands are fixed); the values of ``k`` are
 vectors over the enumerated hands: one backward pass updates every infoset of ``k`` that
 the others reach.  Subtrees the others never reach are skipped.
@@ -39,7 +44,8 @@ Packed arguments: ``G = (tr, ow, order, Lall, Ln, pos, eseat)`` -- the tree ``tr
 [8, N] (rows ``T_*``: terminal?, first child, actions, owner (-1 at terminals), row of the
 terminal in ``U``, offset of the node's actions in its owner's block, row of the node in
 the value array, index among the terminal nodes), the owners ``ow`` int64 [5, owners]
-(rows ``O_*``: first row, states, kind 0 seat / 1 team, the seat or team, team), the
+(rows ``O_*``: first row, states, kind 0 seat / 1 team / 2 team enumerating its pairs, the
+seat or team, team), the
 decision nodes children first (``order``), each seat's hands that fit (``Lall[q,
 :Ln[q]]``), their positions ``pos`` and each owner's enumerated seat ``eseat``; and ``D =
 (card_class, idx4, cls_cnt, nzc, nzn, nnz, binom, tab, hold, req)`` -- the class of each
@@ -72,19 +78,21 @@ O_TB, O_M, O_KIND, O_IDX, O_TEAM = range(5)
 
 
 @njit(cache=True, inline="always")
-def _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb):
-    """Deal the seats other than ``seat`` from ``deck`` (a permutation of the physical cards,
-    shuffled in place) until each seat ``q`` with ``req[q] >= 0`` has ``hold[hand] == req[q]``;
-    hand indices into ``hb`` (-1 at ``seat``).  Returns the number of deals drawn."""
+def _draw(deck, st, seat, seat2, card_class, req, hold, k_cls, idx4, h4, hb):
+    """Deal the seats other than ``seat`` and ``seat2`` (-1: none) from ``deck`` (a permutation
+    of the physical cards, shuffled in place) until each seat ``q`` with ``req[q] >= 0`` has
+    ``hold[hand] == req[q]``; hand indices into ``hb`` (-1 at the seats not dealt).  Returns
+    the number of deals drawn."""
     n_deck = deck.shape[0]
     att = 0
+    n_cards = 8 if seat2 >= 0 else 12
     while True:
         att += 1
-        shuffle(deck, n_deck, st, 12)
+        shuffle(deck, n_deck, st, n_cards)
         j = n_deck
         ok = True
         for q in range(4):
-            if q == seat:
+            if q == seat or q == seat2:
                 hb[q] = -1
                 continue
             for i in range(4):
@@ -100,10 +108,10 @@ def _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb):
 
 
 @njit(cache=True)
-def sample_others(seeds, bounds, seat, card_class, req, hold, k_cls, idx4, out, tries):
+def sample_others(seeds, bounds, seat, seat2, card_class, req, hold, k_cls, idx4, out, tries):
     """The samples :func:`vec_regrets` draws for one owner, chunk ``c`` from ``seeds[c]``: hand
-    indices int64 into ``out`` [n, 4] (-1 in the column of ``seat``), draws per chunk into
-    ``tries`` (for the tests and the acceptance rates)."""
+    indices int64 into ``out`` [n, 4] (-1 in the columns of ``seat`` and ``seat2``), draws per
+    chunk into ``tries`` (for the tests and the acceptance rates)."""
     n_chunks = bounds.shape[0] - 1
     for c in range(n_chunks):
         st = seeds[c].copy()
@@ -112,7 +120,7 @@ def sample_others(seeds, bounds, seat, card_class, req, hold, k_cls, idx4, out, 
         hb = np.empty(4, np.int64)
         att = 0
         for b in range(bounds[c], bounds[c + 1]):
-            att += _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+            att += _draw(deck, st, seat, seat2, card_class, req, hold, k_cls, idx4, h4, hb)
             for q in range(4):
                 out[b, q] = hb[q]
         tries[c] = att
@@ -120,10 +128,12 @@ def sample_others(seeds, bounds, seat, card_class, req, hold, k_cls, idx4, out, 
 
 @njit(cache=True, inline="always")
 def _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem):
+    """Cards per class left once the hands ``hb`` of the seats other than ``seat`` are dealt
+    (a negative hand: a seat not dealt)."""
     for c in range(cls_cnt.shape[0]):
         rem[c] = cls_cnt[c]
     for q in range(4):
-        if q != seat:
+        if q != seat and hb[q] >= 0:
             h = hb[q]
             for i in range(nnz[h]):
                 rem[nzc[h, i]] -= nzn[h, i]
@@ -142,6 +152,83 @@ def own_weights(hb, seat, L, cls_cnt, nzc, nzn, nnz, binom, inv_total):
 
 
 @njit(cache=True, inline="always")
+def _other_states(hs, k, ow, pos, lance, col, tab, ostate):
+    """The states of the owners other than ``k`` from the hands ``hs`` (theirs all dealt)."""
+    for k2 in range(ow.shape[1]):
+        if k2 == k:
+            continue
+        q2 = ow[O_IDX, k2]
+        if ow[O_KIND, k2] == 0:
+            ostate[k2] = pos[q2, hs[q2]]
+        else:
+            ostate[k2] = team_state(hs[q2], hs[q2 + 2], q2, lance, col, tab)
+
+
+@njit(cache=True, inline="always")
+def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate):
+    """One sample of a team owner ``k`` whose partner is enumerated too (kind 2): the
+    opponents' hands ``hs`` are fixed and every pair (hand at seat t, hand at seat t + 2)
+    that fits the declarations is weighed by its exact probability given the opponents'
+    eight cards, ``ways(h1 | rem) ways(h2 | rem - h1) / (C(n, 4) C(n - 4, 4))``; the
+    weights are summed per pooled state (:func:`team_state`), whose outcome the state
+    decides (the team's best score and its values).  ``wj``, ``oj`` are indexed by state
+    (``sj[s] = s``).  Returns the sum of the weights."""
+    nzc, nzn, nnz, binom, tab = D[3], D[4], D[5], D[6], D[7]
+    t = ow[O_IDX, k]
+    M = ow[O_M, k]
+    _other_states(hs, k, ow, pos, lance, col, tab, ostate)
+    for s in range(M):
+        wj[s] = 0.0
+        sj[s] = s
+        oj[s] = 0
+    n_rem = 0
+    for c in range(rem.shape[0]):
+        n_rem += rem[c]
+    n4 = float(n_rem - 4)
+    inv = swb * 576.0 / (float(n_rem) * (n_rem - 1) * (n_rem - 2) * (n_rem - 3) * n4 * (n4 - 1) * (n4 - 2) * (n4 - 3))
+    o = 1 - t
+    so_a = seat_row(hs[o], o, tab)[lance]
+    so_b = seat_row(hs[o + 2], o + 2, tab)[lance]
+    vo = tab[hs[o], col] + tab[hs[o + 2], col] if col >= 0 else 0
+    req, hold = D[9], D[8]
+    H = tab.shape[0]
+    wsum = 0.0
+    for h1 in range(H):
+        if req[t] >= 0 and hold[h1] != req[t]:
+            continue
+        w1 = _ways(h1, rem, nzc, nzn, nnz, binom)
+        if w1 == 0:
+            continue
+        for i in range(nnz[h1]):
+            rem[nzc[h1, i]] -= nzn[h1, i]
+        sa = seat_row(h1, t, tab)[lance]
+        va = tab[h1, col] if col >= 0 else 0
+        for h2 in range(H):
+            if req[t + 2] >= 0 and hold[h2] != req[t + 2]:
+                continue
+            w2 = _ways(h2, rem, nzc, nzn, nnz, binom)
+            if w2 == 0:
+                continue
+            sb = seat_row(h2, t + 2, tab)[lance]
+            vt = va + (tab[h2, col] if col >= 0 else 0)
+            st = 2 * h1 if sa > sb else 2 * h2 + 1
+            if col >= 0:
+                st = st * 7 + vt
+            w = float(w1) * float(w2) * inv
+            if wj[st] == 0.0:
+                best = max(max(sa, sb), max(so_a, so_b))
+                if t == 0:
+                    oj[st] = outcome_of_scores(best, so_a, 0, so_b, vt, vo)
+                else:
+                    oj[st] = outcome_of_scores(so_a, best, so_b, 0, vo, vt)
+            wj[st] += w
+            wsum += w
+        for i in range(nnz[h1]):
+            rem[nzc[h1, i]] += nzn[h1, i]
+    return wsum
+
+
+@njit(cache=True, inline="always")
 def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate):
     """One sample: the weights ``wj``, states ``sj`` (of owner ``k``) and outcome codes ``oj``
     of the enumerated hands, and the fixed states ``ostate`` of the other owners.  Returns
@@ -150,15 +237,9 @@ def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj
     _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem)
     for q in range(4):
         hs[q] = hb[q]
-    n_own = ow.shape[1]
-    for k2 in range(n_own):
-        if k2 == k:
-            continue
-        q2 = ow[O_IDX, k2]
-        if ow[O_KIND, k2] == 0:
-            ostate[k2] = pos[q2, hs[q2]]
-        else:
-            ostate[k2] = team_state(hs[q2], hs[q2 + 2], q2, lance, col, tab)
+    if ow[O_KIND, k] == 2:
+        return _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate)
+    _other_states(hs, k, ow, pos, lance, col, tab, ostate)
     team_k = ow[O_KIND, k] == 1
     tk = ow[O_IDX, k]
     # the fixed seats' scores in the lance and the teams' fixed values; the enumerated
@@ -198,6 +279,16 @@ def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj
         else:
             sj[j] = j
     return wsum
+
+
+@njit(cache=True, inline="always")
+def _enumerated(ow, k, n_list):
+    """``(seat2, M)`` of owner ``k``: the partner's seat when it is enumerated too (a team of
+    kind 2; else -1) and the length of the value vectors (its states; else the hands of
+    its enumerated seat, ``n_list``)."""
+    if ow[O_KIND, k] == 2:
+        return ow[O_IDX, k] + 2, ow[O_M, k]
+    return -1, n_list
 
 
 @njit(cache=True, inline="always")
@@ -266,10 +357,10 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
         k = owners[p // n_chunks]
         c = p % n_chunks
         seat = eseat[k]
-        M = Ln[seat]
-        L = Lall[seat, :M]
+        seat2, M = _enumerated(ow, k, Ln[seat])
+        L = Lall[seat, :Ln[seat]]
         sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
-        direct = ow[O_KIND, k] == 0
+        direct = ow[O_KIND, k] != 1
         rb = ow[O_TB, k]
         val = np.zeros((n_term + n_vrows, M), SIG.dtype)
         rr = np.zeros(n_nodes)
@@ -290,7 +381,7 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
         att = 0
         for b in range(bounds[c], bounds[c + 1]):
             if sample:
-                att += _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+                att += _draw(deck, st, seat, seat2, card_class, req, hold, k_cls, idx4, h4, hb)
                 swb = 1.0
             else:
                 for q in range(4):
@@ -394,14 +485,14 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
     n_chunks = bounds.shape[0] - 1
     n_nodes = tr.shape[1]
     seat = eseat[k]
-    M = Ln[seat]
+    seat2, M = _enumerated(ow, k, Ln[seat])
     m = ow[O_M, k]
     acc = np.zeros((n_chunks, n_tz, m))
     wtot = np.zeros(n_chunks)
     sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
-    direct = ow[O_KIND, k] == 0
+    direct = ow[O_KIND, k] != 1
     for c in prange(n_chunks):
-        L = Lall[seat, :M]
+        L = Lall[seat, :Ln[seat]]
         val = np.zeros((n_term, M))
         rr = np.zeros(n_nodes)
         hs = np.empty(4, np.int64)
@@ -417,7 +508,7 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
         ws = 0.0
         for b in range(bounds[c], bounds[c + 1]):
             if sample:
-                _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+                _draw(deck, st, seat, seat2, card_class, req, hold, k_cls, idx4, h4, hb)
                 swb = 1.0
             else:
                 for q in range(4):
@@ -455,13 +546,13 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
     n_nodes = tr.shape[1]
     n = bounds[n_chunks]
     seat = eseat[k]
-    M = Ln[seat]
+    seat2, M = _enumerated(ow, k, Ln[seat])
     x = np.zeros((2, n))
     W = np.zeros(n)
     sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
-    direct = ow[O_KIND, k] == 0
+    direct = ow[O_KIND, k] != 1
     for c in prange(n_chunks):
-        L = Lall[seat, :M]
+        L = Lall[seat, :Ln[seat]]
         val = np.zeros((n_term, M))
         rr = np.zeros(n_nodes)
         hs = np.empty(4, np.int64)
@@ -476,7 +567,7 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
         ostate = np.zeros(ow.shape[1], np.int64)
         for b in range(bounds[c], bounds[c + 1]):
             if sample:
-                _draw(deck, st, seat, card_class, req, hold, k_cls, idx4, h4, hb)
+                _draw(deck, st, seat, seat2, card_class, req, hold, k_cls, idx4, h4, hb)
                 swb = 1.0
             else:
                 for q in range(4):

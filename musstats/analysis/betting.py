@@ -513,7 +513,8 @@ def value_gap_table(*, lance: str | None = None, iterations: int | None = None, 
                "nashconv_private": a.get("nashconv"), "nashconv_private_in": a.get("nashconv_in"),
                "value_pooled": b.get("value"), "value_pooled_se": b.get("value_se"),
                "nashconv_pooled": b.get("nashconv"), "nashconv_pooled_in": b.get("nashconv_in"),
-               "iterations_pooled": po.iterations, "seconds_pooled": round(po.seconds, 1)}
+               "iterations_pooled": po.iterations, "seconds_pooled": round(po.seconds, 1),
+               "train_seconds_pooled": po.train_seconds}
         if None not in (a.get("value"), b.get("value")):
             row["gap"] = b["value"] - a["value"]
             row["gap_se"] = float(np.hypot(a["value_se"], b["value_se"]))
