@@ -6,6 +6,9 @@ In the pooled model a team's information set is the pair (its first speaker's ha
 partner's hand).  The vector solver enumerates the first speaker's hands and samples the
 partner's with the opponents, so a sample updates one partner hand's information sets out
 of hundreds: if that is the limit, NashConv falls with the batch at fixed iterations.
+It did, and the solver now enumerates the partner's hands too (``vector_game``'s
+``enumerate_partner``); this script measures the earlier scheme (``--partner dealt``, the
+default) or the current one (``--partner enumerated``: use small batches, e.g. 64).
 Each row: one solve from scratch (seed of the shipped strategies), its training time, and
 NashConv [lower bound, in-sample] on ``--eval`` samples per owner, as ``musstats bet
 --exploitability`` measures it.  ``--every K`` also measures every K iterations (on 10,000
@@ -38,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pattern", type=int, default=7, help="holders bit mask (1 mano, 2 second, 4 third, 8 postre)")
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--batches", default="256,1024,4096")
+    ap.add_argument("--partner", default="dealt", choices=["dealt", "enumerated"],
+                    help="a pooled team's partner: dealt with the opponents (the earlier scheme) or enumerated")
     ap.add_argument("--info", default="pooled,private")
     ap.add_argument("--method", default="dcfr", choices=["dcfr", "cfr+"])
     ap.add_argument("--eval", type=int, default=100_000)
@@ -48,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for info in a.info.split(","):
         spec = Spec(lance=a.lance, pattern=a.pattern, info=info, variant=v)
-        vg = vector_game(spec.game(), v, spec.pattern)
+        vg = vector_game(spec.game(), v, spec.pattern, enumerate_partner=a.partner == "enumerated")
         solve_vector(vg, SolveConfig(iterations=2), 16, 1)  # compile / load the kernels
         for batch in (int(b) for b in a.batches.split(",")):
             path: list[tuple[int, float, float]] = []

@@ -8,7 +8,8 @@ the other hands per owner for the vector solver, on two samples of ``--eval`` de
 the deal solver).  Reported per run:
 
 * speed: iterations per second and samples (vector: samples of the other three hands,
-  each enumerating one seat's hands; deals: deal traversals) per second of training;
+  each enumerating one seat's hands -- of the two opponents' hands for a pooled team, each
+  enumerating every pair of the team's hands; deals: deal traversals) per second of training;
 * the training time at which NashConv first reaches 0.05 and 0.02 stones per lance, by the
   in-sample estimate (``in``: biased up, so a conservative time) and by the out-of-sample
   one (``lo``: a lower bound of the true NashConv); "-" when not reached in the budget;
@@ -21,7 +22,7 @@ and the numba threads.  ``--json FILE`` writes every row.
 
     python scripts/bench_cfr.py [--lances grande,chica,punto,pares,juego] [--info private,pooled]
                                 [--patterns all|full] [--deal as-dealt|after-mus] [--budget 150]
-                                [--every 100] [--eval 10000] [--json FILE]
+                                [--every 100] [--eval 10000] [--eval-pairs 2000] [--json FILE]
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=float, default=150.0, help="seconds of training per run at most")
     ap.add_argument("--every", type=int, default=100, help="iterations between measurements")
     ap.add_argument("--eval", type=int, default=10_000, help="samples (vector) or deals (deals) per measurement")
+    ap.add_argument("--eval-pairs", type=int, default=2_000,
+                    help="samples of the opponents per pooled team and measurement (each enumerates every pair "
+                         "of the team's hands)")
     ap.add_argument("--stop", type=float, default=0.015, help="stop once the in-sample NashConv is below this")
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
@@ -92,7 +96,7 @@ def main(argv=None) -> int:
                 vg = vector_game(game, v, pat)
 
                 def evaluate(sig):
-                    e = vector_exploitability(vg, sig, args.eval, spec.seed, key_offset=200)
+                    e = vector_exploitability(vg, sig, args.eval, spec.seed, key_offset=200, n_pairs=args.eval_pairs)
                     marks.append((0, 0.0, e.nashconv, e.nashconv_se, e.nashconv_in, e.nashconv_in_se))
                     if e.nashconv_in < args.stop:
                         stop_flag["stop"] = True

@@ -50,8 +50,9 @@ SOLVER_DEFAULTS = {"vector": {"iterations": 6000, "batch": 256, "pool": 0},
 #: juego (measured: juego mano+second+third, 6,000 iterations, NashConv 0.029 +- 0.007 with
 #: 256 samples, 0.001 +- 0.008 with 1,024; 18,000 iterations of 256 still 0.021)
 VECTOR_BATCH = {"juego": 1024}
-#: the vector solver's defaults for the pooled information models, whose teams enumerate
-#: every pair of their hands on each sample of the opponents (:mod:`.vector`): fewer, dearer
+#: the vector solver's defaults for the pooled information models where a team enumerates
+#: every pair of its hands on each sample of the opponents (:mod:`.vector`, ``pair_teams``;
+#: the other owners keep the batch of the private solve, ``Spec.batch_single``): fewer, dearer
 #: samples (about 1,800 a second on 2 cores at grande against 58,600 private ones); grande
 #: measured NashConv [0.017, 0.020] +- 0.001 with 1,600 iterations of 64 (112 s), [0.025,
 #: 0.027] +- 0.003 with 1,000 of 64 (75 s), against [0.069, 0.121] with 6,000 of 256 when
@@ -113,10 +114,10 @@ class Spec:
             raise MusError("the vector solver needs the hands as dealt (deal=as-dealt); use solver=deals")
         object.__setattr__(self, "solver", solver)
         defaults = dict(SOLVER_DEFAULTS[solver])
-        if solver == "vector" and self.info != "private":
-            defaults.update(VECTOR_POOLED)
-        elif solver == "vector" and self.lance in VECTOR_BATCH:
+        if solver == "vector" and self.lance in VECTOR_BATCH:
             defaults["batch"] = VECTOR_BATCH[self.lance]
+        if self.pairs:
+            defaults.update(VECTOR_POOLED)
         for k, x in defaults.items():
             if getattr(self, k) is None:
                 object.__setattr__(self, k, x)
@@ -131,8 +132,33 @@ class Spec:
                 "abstraction": self.abstraction.tag, "payoff": self.payoff.key, "iterations": self.iterations,
                 "batch": self.batch, "pool": self.pool, "seed": self.seed, "method": self.method,
                 "solver": self.solver, **({"warm": self.warm} if self.warm else {}),
-                **({"teams": "pairs"} if self.solver == "vector" and self.info != "private" else {}),
+                **({"teams": "pairs"} if self.pairs else {}),
+                **({"batch_single": self.batch_single} if self.pairs and self._has_single() else {}),
                 **({"mus": mus} if (mus := D.deal_digest(self.deal, self.variant)) else {})}
+
+    @property
+    def pairs(self) -> bool:
+        """Whether a pooled team of this subgame enumerates every pair of its hands (the vector
+        solver, a team with both seats in the lance): the solve then takes the defaults of
+        ``VECTOR_POOLED``, and the other owners the batch of the private solve."""
+        from musstats.engines.betting.vector import pair_teams
+
+        if self.solver != "vector" or self.info == "private":
+            return False
+        both = pair_teams(self.lance, self.pattern)
+        return {"pooled": any(both), "pooled-0": both[0], "pooled-1": both[1]}[self.info]
+
+    def _has_single(self) -> bool:
+        """Whether an owner that speaks enumerates one seat's hands (a seat, or a team with one
+        holder) beside a pooled team that enumerates pairs."""
+        from musstats.engines.betting.vector import pair_teams
+
+        return self.info != "pooled" or not all(pair_teams(self.lance, self.pattern))
+
+    @property
+    def batch_single(self) -> int:
+        """The batch of the owners that enumerate one seat's hands (see :attr:`pairs`)."""
+        return int(VECTOR_BATCH.get(self.lance, SOLVER_DEFAULTS["vector"]["batch"]))
 
     @property
     def key(self) -> str:
@@ -298,16 +324,18 @@ def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, hist
         raise MusError("a warm start must be described in the spec (Spec.warm)")
     strat = solve_vector(vg, SolveConfig(iterations=iterations, method=spec.method), batch, spec.seed,
                          progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop, start=start,
-                         keep_state=keep_state)
+                         keep_state=keep_state, batch_single=spec.batch_single if spec.pairs else None)
     history = [(it, round(sec, 3), round(lo, 6), round(hi, 6)) for (it, sec, _), (lo, hi) in zip(strat.history, marks)]
     ex = None
     if n_eval:
         e0 = time.perf_counter()
         ex = vector_exploitability(vg, strat.sigma, n_eval, spec.seed, n_pairs=n_pairs).to_dict()
         ex["train_samples"] = int(iterations * batch)
+        if spec.pairs:
+            ex["train_samples_single"] = int(iterations * spec.batch_single)
         ex["eval_seconds"] = round(time.perf_counter() - e0, 2)
         teams = ""
-        if spec.info != "private":
+        if spec.pairs:
             ex["pair_samples"] = n_pairs
             teams = (f"; a pooled team's response is exact over every pair of its hands and Monte Carlo over the "
                      f"two opponents' hands ({n_pairs:,} samples)")

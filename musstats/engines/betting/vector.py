@@ -65,7 +65,7 @@ from musstats.engines.betting.tree import LANCE_INDEX
 from musstats.engines.run import Interrupt
 from musstats.rules.variant import Variant
 
-__all__ = ["VectorGame", "vector_game", "solve_vector", "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
+__all__ = ["VectorGame", "vector_game", "pair_teams", "solve_vector", "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
 
 #: dtype of the per-chunk regret sums (summed in float64 afterwards)
 ACC_DTYPE = np.float32
@@ -242,13 +242,24 @@ def _postorder_rows(first, n_act, is_term):
     return np.array(order, np.int64), drow, n_rows
 
 
+def pair_teams(lance: str, pattern: int) -> tuple[bool, bool]:
+    """Whether each team has both its seats in the lance (every seat in grande, chica and
+    punto; the declared holders in pares and juego): the pooled teams whose samples
+    enumerate every pair of their hands.  A team with one holder has nothing to learn from
+    its partner's hand but card removal, and is sampled as a private seat is."""
+    if lance not in ("pares", "juego"):
+        return True, True
+    return tuple(bool((pattern >> t) & 1 and (pattern >> (t + 2)) & 1) for t in (0, 1))  # type: ignore[return-value]
+
+
 def vector_game(game: Game, variant: Variant, pattern: int, deck: DeckTables | None = None,
                 enumerate_partner: bool = True) -> VectorGame:
     """The vector form of a Mus subgame (lance ``game.tree.lance`` under ``pattern``);
     ``deck`` defaults to the variant's (the tests pass toy decks).  A pooled team's samples
     deal only the opponents and enumerate every pair of the team's hands
-    (``enumerate_partner``, the default), or deal the partner too and enumerate the first
-    speaker's hands (the earlier scheme, kept for comparison)."""
+    (``enumerate_partner``, the default, where both its seats are in the lance:
+    :func:`pair_teams`), or deal the partner too and enumerate the first speaker's hands
+    (the earlier scheme, kept for comparison)."""
     tree = game.tree
     lance = tree.lance
     dt = deck or deck_tables(variant)
@@ -281,7 +292,8 @@ def vector_game(game: Game, variant: Variant, pattern: int, deck: DeckTables | N
                    np.asarray(tree.n_act, np.int64), game.owner.astype(np.int64), np.asarray(tree.term, np.int64),
                    game.noff.astype(np.int64), row, tz]).astype(np.int64)
     n_own = game.n_owners
-    kinds = [0 if kind == "seat" else (2 if enumerate_partner else 1) for kind, _ in game.columns]
+    both = pair_teams(lance, pattern)
+    kinds = [0 if kind == "seat" else (2 if enumerate_partner and both[i] else 1) for kind, i in game.columns]
     idxs = [i for _, i in game.columns]
     eseat = []
     m = np.zeros(n_own, np.int64)
@@ -382,13 +394,16 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
                  evaluate: Callable[[np.ndarray], float] | None = None, eval_every: int = 0,
                  stop: Callable[[], bool] | None = None, alternate: bool = True,
                  batch_growth: float = 0.0, start: "SolverState | None" = None,
-                 keep_state: bool = False) -> Strategy:
+                 keep_state: bool = False, batch_single: int | None = None) -> Strategy:
     """DCFR (or CFR+) by public chance sampling: ``config.iterations`` iterations of
     ``batch`` fresh samples per owner (times ``1 + batch_growth * (t - 1)`` at iteration
     ``t``), alternating updates (each owner against the others' latest strategies) or
     simultaneous ones.  ``evaluate(sigma in the game layout)`` every ``eval_every``
     iterations goes into the history (its time is not counted).  Returns the average
     strategy in the game layout.
+
+    ``batch_single``: the batch of the owners that enumerate one seat's hands, in a game
+    whose pooled teams enumerate pairs (their samples are much cheaper; default ``batch``).
 
     ``start``: go on from a solver state of the same tree (a warm start, e.g. from the
     solve of a neighbouring score): its regrets, strategy sums and current strategy, and
@@ -420,12 +435,13 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
             if ctrl_c.hit or (stop is not None and stop()):
                 partial = True
                 break
-            B = int(round(batch * (1.0 + batch_growth * (t - 1))))
-            bounds = chunk_bounds(B, C)
-            nc = bounds.shape[0] - 1
+            grow = 1.0 + batch_growth * (t - 1)
             w = float(t) ** gamma
             groups = [[k] for k in active] if alternate else [active]
             for grp in groups:
+                single = batch_single is not None and alternate and vg.partner_seat(grp[0]) < 0
+                bounds = chunk_bounds(int(round((batch_single if single else batch) * grow)), C)
+                nc = bounds.shape[0] - 1
                 seeds = np.concatenate([_task_seeds(seed, (SAMPLE_KEYS["train"], t, k), nc) for k in grp])
                 acc, _, _ = _regret_call(vg, grp, sig.astype(WORK_DTYPE), bounds, seeds=seeds)
                 for i, k in enumerate(grp):
@@ -443,7 +459,8 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
             if progress is not None:
                 progress(done, time.perf_counter() - t0 - spent, ex)
     avg = vg.to_game(_normalise_t(vg, S))
-    meta = {"solver": config.describe(), "sampling": "vector", "batch": batch, "alternate": alternate,
+    meta = {"solver": config.describe(), "sampling": "vector", "batch": batch, "batch_single": batch_single,
+            "alternate": alternate,
             "batch_growth": batch_growth, "warm_from_iteration": None if start is None else int(start.t)}
     if keep_state:
         meta["state"] = SolverState(R, S, sig, t_first - 1 + done)
