@@ -439,8 +439,8 @@ def solve_vector(vg: VectorGame, config: SolveConfig, batch: int, seed: int, *,
             w = float(t) ** gamma
             groups = [[k] for k in active] if alternate else [active]
             for grp in groups:
-                single = batch_single is not None and alternate and vg.partner_seat(grp[0]) < 0
-                bounds = chunk_bounds(int(round((batch_single if single else batch) * grow)), C)
+                b_k = batch_single if batch_single is not None and alternate and vg.partner_seat(grp[0]) < 0 else batch
+                bounds = chunk_bounds(int(round(b_k * grow)), C)
                 nc = bounds.shape[0] - 1
                 seeds = np.concatenate([_task_seeds(seed, (SAMPLE_KEYS["train"], t, k), nc) for k in grp])
                 acc, _, _ = _regret_call(vg, grp, sig.astype(WORK_DTYPE), bounds, seeds=seeds)
