@@ -6,8 +6,8 @@ patterns of pares and of juego, punto) is solved with the default settings of
 samples).  The training and evaluation deals of all subgames come from one pass over
 each stream.  Usage:
 
-    python scripts/build_betting.py [--deal as-dealt|after-mus|both] [--info private]
-                                    [--only LANCE] [--scheduler ADDRESS] [--out-dir DIR]
+    python scripts/build_betting.py [--deal as-dealt|after-mus|both] [--info private|pooled]
+                                    [--only LANCE] [--scheduler ADDRESS] [--out-dir DIR] [--reuse]
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--iterations", type=int, default=None)
     ap.add_argument("--scheduler", default=None, help="a Dask scheduler address: one task per subgame")
+    ap.add_argument("--reuse", action="store_true",
+                    help="take the subgames already solved with the same key (shipped or in the disk cache, e.g. "
+                         "by scripts/value_gap.py) instead of solving them again")
     args = ap.parse_args(argv)
     runner = None
     if args.scheduler:
@@ -57,7 +60,7 @@ def main(argv=None) -> int:
         if pools is None:  # independent solves: here, or one Dask task each
             from musstats.engines.betting.runner import solve_many
 
-            solved = solve_many(specs, runner, use_cache=False)
+            solved = solve_many(specs, runner, use_cache=args.reuse)
         else:
             solved = [solve_subgame(spec, pools=pools[sg]) for spec, sg in zip(specs, sgs)]
         for spec, s in zip(specs, solved):

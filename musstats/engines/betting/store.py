@@ -29,7 +29,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["Spec", "Solved", "solve_subgame", "get_solved", "prepare", "DEFAULT_ITERATIONS", "DEFAULT_BATCH",
            "DEFAULT_POOL", "DEFAULT_SEED", "EVAL_DEALS", "EVAL_SAMPLES", "SOLVERS", "SOLVER_DEFAULTS", "VECTOR_BATCH",
-           "default_solver",
+           "VECTOR_POOLED", "VECTOR_POOLED_BATCH", "default_solver",
            "shipped_path", "quantise", "dequantise"]
 
 #: the solvers: ``"vector"`` -- public chance sampling with a vector over one seat's hands
@@ -58,6 +58,12 @@ VECTOR_BATCH = {"juego": 1024}
 #: 0.027] +- 0.003 with 1,000 of 64 (75 s), against [0.069, 0.121] with 6,000 of 256 when
 #: the partner was dealt and only the first speaker's hands enumerated (238 s)
 VECTOR_POOLED = {"iterations": 1600, "batch": 64}
+#: the pooled batch where a lance needs more samples of the opponents than grande: punto and
+#: juego, whose pooled states also carry the team's values (measured with 1,600 iterations,
+#: NashConv [lower bound, in-sample]: punto [0.043, 0.046] with 64 samples, [0.013, 0.025]
+#: with 256; juego mano+second+postre [0.040, 0.064] with 64, [0.018, 0.035] with 256, and
+#: [0.020, 0.032] with 6,400 iterations of 64)
+VECTOR_POOLED_BATCH = {"punto": 256, "juego": 256}
 #: samples of the opponents per pooled team and sample set in its exploitability
 EVAL_PAIR_SAMPLES = 20_000
 DEFAULT_ITERATIONS = SOLVER_DEFAULTS["vector"]["iterations"]
@@ -118,6 +124,7 @@ class Spec:
             defaults["batch"] = VECTOR_BATCH[self.lance]
         if self.pairs:
             defaults.update(VECTOR_POOLED)
+            defaults["batch"] = VECTOR_POOLED_BATCH.get(self.lance, defaults["batch"])
         for k, x in defaults.items():
             if getattr(self, k) is None:
                 object.__setattr__(self, k, x)
@@ -140,7 +147,8 @@ class Spec:
     def pairs(self) -> bool:
         """Whether a pooled team of this subgame enumerates every pair of its hands (the vector
         solver, a team with both seats in the lance): the solve then takes the defaults of
-        ``VECTOR_POOLED``, and the other owners the batch of the private solve."""
+        ``VECTOR_POOLED`` (the batch of ``VECTOR_POOLED_BATCH`` in its lances), and the other
+        owners the batch of the private solve."""
         from musstats.engines.betting.vector import pair_teams
 
         if self.solver != "vector" or self.info == "private":
