@@ -18,9 +18,10 @@ information models, ``private`` (each player sees his own hand: the real game) a
 * :func:`exploitability_table`, :func:`convergence_frame` -- how close to equilibrium the
   strategies are, and how they got there.
 
-The default strategies (8 reyes, the hands as dealt, every lance and declaration
-pattern) ship in ``musstats/data/betting_*.npz``; anything else (other decks and
-switches, the hands after a mus round) is solved on first use and cached on disk
+The default strategies of 8 reyes (every lance and declaration pattern: private
+information with the hands as dealt and after a mus round, pooled information with the
+hands as dealt) ship in ``musstats/data/betting_*.npz``; anything else (other decks and
+switches, other settings) is solved on first use and cached on disk
 (:mod:`musstats.engines.betting.cache`).
 """
 
