@@ -138,6 +138,7 @@ def _betting_section(out: Path, log: Callable[[str], None], arena: dict) -> str:
     ex = exploitability_table(deal="as-dealt", info="private")
     show = ex[["lance", "pattern", "decision_nodes", "nashconv", "nashconv_se", "nashconv_in", "value_team0"]]
     lines += [frame_to_markdown(show), ""]
+    lines += _value_gap_lines()
     lines += ["### Who bets at his first turn", ""]
     for lance in ("grande", "chica", "pares", "juego"):
         rel = f"img/betting-{lance}.png"
@@ -152,6 +153,22 @@ def _betting_section(out: Path, log: Callable[[str], None], arena: dict) -> str:
     lines += _arena_lines(arena) + _game_lines()
     log("betting: arena and game model")
     return "\n".join(lines)
+
+
+def _value_gap_lines() -> list[str]:
+    """The value of each lance for mano's team with private and with pooled information (the
+    shipped strategies of both models, hands as dealt)."""
+    from musstats.analysis.betting import value_gap_table
+
+    gap = value_gap_table()
+    show = gap[["lance", "pattern", "value_private", "value_pooled", "gap", "gap_se", "gap_bound",
+                "nashconv_pooled", "nashconv_pooled_in"]]
+    return ["### Private against pooled information (perfect señas)", "",
+            "The value of each lance for mano's team, in stones, when each player sees only his own hand "
+            "(private, the real game) and when each team sees both its hands (pooled: perfect señas), with the "
+            "Monte Carlo error of the gap and its bound (the sum of the two solutions' in-sample NashConv); "
+            "the pooled solution's NashConv [lower bound, in-sample].  Where each team has one holder the two "
+            "games are one.", "", frame_to_markdown(show), ""]
 
 
 #: the arena of the report: deals and games per match (about a minute in all)
