@@ -14,10 +14,13 @@ def pytest_configure(config):
                                        "Ctrl-C harness, a long solve (deselect with -m \"not slow\")")
 
 
-@pytest.fixture(autouse=True)
-def _musstats_cache(tmp_path_factory, monkeypatch):
-    """Keep the game-model disk cache of the tests out of the user's cache folder."""
-    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+@pytest.fixture(autouse=True, scope="session")
+def _musstats_cache(tmp_path_factory):
+    """Keep the disk cache of the tests out of the user's cache folder: one folder for the
+    session, set before any fixture (of any scope) computes something it caches."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -677,14 +677,8 @@ def gain_key(v: Variant) -> dict:
     """What :func:`betting_gain` depends on: the rules, the strategies (their shipped
     fields) of both deal models, the deals and the seed of :func:`ev_table`, the cut flags
     and the deals of the tables of the others asking."""
-    import hashlib
-
-    from musstats.tables.policies import cut_flags
-
-    flags = np.ascontiguousarray(cut_flags(v), np.bool_)
     return {"rules": v.cache_key(target=False), "deals": GAIN_DEALS, "seed": DEFAULT_SEED,
-            "min_deals": GAIN_MIN_DEALS, "mus_deals": MUS_GAIN_DEALS,
-            "cut_flags": hashlib.sha1(flags.tobytes()).hexdigest()[:12],
+            "min_deals": GAIN_MIN_DEALS, "mus_deals": MUS_GAIN_DEALS, "cut_flags": _flags_digest(v),
             "strategies": {deal: [_spec(lance, pat, deal, "private", v).fields() for lance, pat in D.SUBGAMES]
                            for deal in GAIN_DEALS_MODELS}}
 
@@ -700,16 +694,47 @@ def shipped_gain(v: Variant, table: str = "as-dealt") -> tuple[np.ndarray, np.nd
     """The shipped :func:`betting_gain` table of ``v`` (``GAIN_TABLES``) when there is one
     for exactly these rules, strategies and cut flags (None otherwise: computing it means
     solving every lance first)."""
+    table = _gain_table(table)
+    got = _shipped_gains(v)
+    if got is None or f"gain_{table}" not in got or f"se_{table}" not in got:
+        return None
+    return got[f"gain_{table}"].copy(), got[f"se_{table}"].copy()
+
+
+#: the shipped gain files read in this process, by (rules, file stamp, cut flags): their arrays,
+#: or None where the file's key is not :func:`gain_key` (a table asks for them once per hand)
+_GAIN_MEMO: dict[tuple, dict[str, np.ndarray] | None] = {}
+
+
+def _shipped_gains(v: Variant) -> dict[str, np.ndarray] | None:
     import json
 
-    table = _gain_table(table)
+    path = _gain_path(v)
     try:
-        with np.load(_gain_path(v), allow_pickle=False) as z:
-            if json.loads(bytes(z["meta"]).decode()) == gain_key(v):
-                return z[f"gain_{table}"].copy(), z[f"se_{table}"].copy()
-    except (OSError, ValueError, KeyError):
-        pass
-    return None
+        st = path.stat()
+    except OSError:
+        return None
+    memo = (v, str(path), st.st_mtime_ns, st.st_size, _flags_digest(v))
+    if memo not in _GAIN_MEMO:
+        got = None
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                if json.loads(bytes(z["meta"]).decode()) == gain_key(v):
+                    got = {k: z[k].copy() for k in z.files if k != "meta"}
+        except (OSError, ValueError, KeyError):
+            pass
+        _GAIN_MEMO[memo] = got
+    return _GAIN_MEMO[memo]
+
+
+def _flags_digest(v: Variant) -> str:
+    """A short digest of the cut flags the gain tables of ``v`` were computed with."""
+    import hashlib
+
+    from musstats.tables.policies import cut_flags
+
+    flags = np.ascontiguousarray(cut_flags(v), np.bool_)
+    return hashlib.sha1(flags.tobytes()).hexdigest()[:12]
 
 
 def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off", table: str = "as-dealt"

@@ -3,6 +3,8 @@ mus or ask for it (:func:`mus`)."""
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -117,23 +119,36 @@ def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, 
     """The user's final hand after keeping the classes ``kept`` and drawing the rest: the
     replacements are a uniformly random draw from his unseen cards (the stock is a random
     part of them, whoever draws first).  Returns (hand indices, probabilities)."""
-    from collections import Counter
-    from itertools import combinations_with_replacement
-    from math import comb, prod
-
     t = ctx.tables
-    unseen = [int(x) for x in ctx.unseen]
     k = 4 - len(kept)
-    denom = comb(sum(unseen), k)
-    out: dict[int, float] = {}
-    for draw in combinations_with_replacement(range(t.n_classes), k):
-        ways = prod(comb(unseen[c], n) for c, n in Counter(draw).items())
-        if ways:
-            counts = np.bincount(np.array(kept + draw, np.int64), minlength=t.n_classes)
-            h = t.index_of_counts(counts)
-            out[h] = out.get(h, 0.0) + ways / denom
-    hs = np.array(sorted(out), np.int64)
-    return hs, np.array([out[h] for h in hs.tolist()])
+    unseen = np.asarray(ctx.unseen, np.int64)
+    draws, counts = _draws(t.n_classes, k)
+    # ways to draw each multiset of classes: the product over classes of C(unseen, drawn)
+    ways = np.prod(_COMB[unseen[None, :], counts], axis=1)
+    ids = np.concatenate([np.broadcast_to(np.asarray(kept, np.int64), (len(draws), len(kept))), draws], axis=1)
+    n = t.n_classes
+    hands = t.idx4[((ids[:, 0] * n + ids[:, 1]) * n + ids[:, 2]) * n + ids[:, 3]].astype(np.int64)
+    live = ways > 0
+    p = np.bincount(hands[live], weights=ways[live] / math.comb(int(unseen.sum()), k), minlength=t.n_hands)
+    hs = np.unique(hands[live])
+    return hs, p[hs]
+
+
+#: C(u, n) for u <= 40 cards of a class (with room) and n <= 4 drawn
+_COMB = np.array([[math.comb(u, n) for n in range(5)] for u in range(41)], np.int64)
+
+
+@functools.lru_cache(maxsize=None)
+def _draws(n_classes: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every multiset of ``k`` classes: (the sorted class ids [m, k], the count per class [m, n_classes])."""
+    from itertools import combinations_with_replacement
+
+    combos = list(combinations_with_replacement(range(n_classes), k))
+    draws = np.array(combos, np.int64).reshape(len(combos), k)
+    counts = np.zeros((len(draws), n_classes), np.int64)
+    for j in range(k):
+        np.add.at(counts, (np.arange(len(draws)), draws[:, j]), 1)
+    return draws, counts
 
 
 def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int, table: str = "after-mus"

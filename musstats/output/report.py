@@ -120,7 +120,7 @@ def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
     return "\n".join(lines)
 
 
-def _betting_section(out: Path, log: Callable[[str], None], arena: dict) -> str:
+def _betting_section(out: Path, log: Callable[[str], None], arena: dict, convergence: dict) -> str:
     """The betting section: how close to equilibrium the shipped strategies are, who bets and
     who goes órdago at his first turn, and how the solver converges."""
     from musstats.analysis.betting import convergence_frame, exploitability_table
@@ -146,7 +146,8 @@ def _betting_section(out: Path, log: Callable[[str], None], arena: dict) -> str:
         lines += [f"![P(bet) and P(órdago), {LANCE_ES[lance]}]({rel})", ""]
     log("betting: heatmaps")
     rel = "img/betting-convergence.png"
-    frames = {lance: convergence_frame(lance, iterations=400, every=25) for lance in ("grande", "chica")}
+    frames = {lance: convergence_frame(lance, iterations=convergence["iterations"], every=convergence["every"])
+              for lance in ("grande", "chica")}
     plots.save_figure(plots.plot_cfr_convergence(frames, size=CHART), out / rel)
     lines += ["### Convergence of the solver", "", f"![NashConv against iterations]({rel})", ""]
     log("betting: convergence")
@@ -173,6 +174,8 @@ def _value_gap_lines() -> list[str]:
 
 #: the arena of the report: deals and games per match (about a minute in all)
 REPORT_ARENA = {"hands": 200_000, "games": 4_000, "seed": 1}
+#: the convergence chart of the report: iterations of grande and chica, NashConv every so many
+REPORT_CONVERGENCE = {"iterations": 400, "every": 25}
 
 
 def _arena_lines(size: dict) -> list[str]:
@@ -233,11 +236,13 @@ def build_report(
     progress_factory: Callable | None = None,
     betting: bool = True,
     arena: dict | None = None,
+    convergence: dict | None = None,
 ) -> dict:
     """Regenerate the report in ``out_dir``; returns the timings (seconds) by step.
 
     ``hands``: restrict the tables (quick runs, tests); ``arena``: the hands, games and seed
-    of the arena (default ``REPORT_ARENA``).  The charts and CSVs of earlier
+    of the arena (default ``REPORT_ARENA``); ``convergence``: the iterations of the
+    convergence chart and how often it measures (default ``REPORT_CONVERGENCE``).  The charts and CSVs of earlier
     builds are removed first (``out_dir/img`` and ``out_dir/table-*.csv``).
     """
     from musstats.analysis import table as tablegen
@@ -314,7 +319,7 @@ def build_report(
         sections.append(_variant_section(v, df, img, csv_name, model))
     if betting:
         t0 = time.perf_counter()
-        sections.append(_betting_section(out, log, arena or REPORT_ARENA))
+        sections.append(_betting_section(out, log, arena or REPORT_ARENA, convergence or REPORT_CONVERGENCE))
         timings["betting"] = time.perf_counter() - t0
     head = [
         "# musstats report: strategy tables and charts", "",
