@@ -280,7 +280,7 @@ def test_pooled_value_not_below_private():
     """A team that sees both its hands does at least as well, within the reported errors."""
     pr = _small("pares", 0b0111)
     # team 0 enumerates every pair of its hands on each sample: fewer, dearer samples
-    p0 = _small("pares", 0b0111, info="pooled-0", iterations=400, batch=64, eval_deals=10_000)
+    p0 = _small("pares", 0b0111, info="pooled-0", iterations=300, batch=64, eval_deals=4_000)
     tol = pr.exploit["nashconv_in"] + p0.exploit["nashconv_in"] + 3 * (pr.exploit["value_se"] + p0.exploit["value_se"])
     assert p0.exploit["value"] >= pr.exploit["value"] - tol
 
