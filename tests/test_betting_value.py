@@ -76,6 +76,34 @@ def test_shipped_gain_is_the_rebuild_and_says_what_a_player_expects(deal):
         assert (gain[~rare] != g0[~rare]).all()
 
 
+def test_shipped_gain_is_read_again_when_its_file_changes(tmp_path, monkeypatch):
+    """The gain tables are read once per process, but a changed file is read again: a file
+    whose key is not the rules' one gives no table (and a caller's edit never reaches the memo)."""
+    import json
+    import os
+    import shutil
+
+    from musstats.analysis import betting as B
+
+    v = Variant()
+    path = tmp_path / "gain.npz"
+    shutil.copy(B._gain_path(v), path)
+    monkeypatch.setattr(B, "_gain_path", lambda variant: path)
+    g, s = B.shipped_gain(v, "as-dealt")
+    with np.load(path, allow_pickle=False) as z:
+        np.testing.assert_array_equal(g, z["gain_as-dealt"])
+        arrays = {k: z[k] for k in z.files}
+    g[:] = 99.0
+    assert not (B.shipped_gain(v, "as-dealt")[0] == 99.0).any()
+    meta = json.loads(bytes(arrays["meta"]).decode())
+    meta["seed"] += 1
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez_compressed(path, **arrays)
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert B.shipped_gain(v, "as-dealt") is None
+
+
 @pytest.mark.parametrize("table", ["cut-others-ask", "mus-others-ask"])
 def test_gain_on_the_deals_in_which_the_others_ask(table):
     """The mus decision's gain tables are their rebuild; the cut side agrees with the deals of

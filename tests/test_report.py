@@ -57,8 +57,7 @@ def test_files_and_links(built):
     assert "### The arena" in text and "### The game with betting" in text
     # the value gap of the two information models, one row per subgame (21), read from the shipped files
     gap = text.split("### Private against pooled information")[1].split("###")[0]
-    assert len([ln for ln in gap.splitlines() if ln.startswith("| grande |") or ln.startswith("| chica |")
-                or ln.startswith("| pares |") or ln.startswith("| juego |") or ln.startswith("| punto |")]) == 21
+    assert len(re.findall(r"^\| (?:grande|chica|pares|juego|punto) \|", gap, flags=re.M)) == 21
     for b in ("paso", "heuristic", "random"):
         assert re.search(rf"\| equilibrium \| {b} \| [+-]\d\.\d{{3}} ± \d\.\d{{3}} \| \d+\.\d ± \d+\.\d % \|", text), b
     assert re.search(r"\| 0-0 \| 5\d\.\d % \| 5\d\.\d % \|", text)  # mano's team is favoured from 0-0

@@ -242,8 +242,9 @@ def build_report(
 
     ``hands``: restrict the tables (quick runs, tests); ``arena``: the hands, games and seed
     of the arena (default ``REPORT_ARENA``); ``convergence``: the iterations of the
-    convergence chart and how often it measures (default ``REPORT_CONVERGENCE``).  The charts and CSVs of earlier
-    builds are removed first (``out_dir/img`` and ``out_dir/table-*.csv``).
+    convergence chart and how often it measures (default ``REPORT_CONVERGENCE``).  The
+    charts and CSVs of earlier builds are removed first (``out_dir/img`` and
+    ``out_dir/table-*.csv``).
     """
     from musstats.analysis import table as tablegen
     from musstats.analysis.convergence import convergence_data

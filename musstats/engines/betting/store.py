@@ -59,11 +59,13 @@ VECTOR_BATCH = {"juego": 1024}
 #: the partner was dealt and only the first speaker's hands enumerated (238 s)
 VECTOR_POOLED = {"iterations": 1600, "batch": 64}
 #: the pooled batch where a lance needs more samples of the opponents than grande: punto and
-#: juego, whose pooled states also carry the team's values (measured with 1,600 iterations,
-#: NashConv [lower bound, in-sample]: punto [0.043, 0.046] with 64 samples, [0.013, 0.025]
-#: with 256; juego mano+second+postre [0.040, 0.064] with 64, [0.018, 0.035] with 256, and
-#: [0.020, 0.032] with 6,400 iterations of 64)
-VECTOR_POOLED_BATCH = {"punto": 256, "juego": 256}
+#: juego, whose pooled states also carry the team's values, and pares (measured with 1,600
+#: iterations, NashConv [lower bound, in-sample]: punto [0.043, 0.046] with 64 samples,
+#: [0.013, 0.025] with 256; juego mano+second+postre [0.040, 0.064] with 64, [0.018, 0.035]
+#: with 256, and [0.020, 0.032] with 6,400 iterations of 64; pares mano+second+third [0.022,
+#: 0.027] with 64, [0.016, 0.020] with 128, second+third+postre [0.021, 0.024] and [0.015,
+#: 0.019], all four [0.049, 0.058] and [0.037, 0.046], for 1.4-1.6 times the seconds)
+VECTOR_POOLED_BATCH = {"punto": 256, "juego": 256, "pares": 128}
 #: samples of the opponents per pooled team and sample set in its exploitability
 EVAL_PAIR_SAMPLES = 20_000
 DEFAULT_ITERATIONS = SOLVER_DEFAULTS["vector"]["iterations"]
