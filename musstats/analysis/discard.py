@@ -126,8 +126,7 @@ def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, 
     # ways to draw each multiset of classes: the product over classes of C(unseen, drawn)
     ways = np.prod(_COMB[unseen[None, :], counts], axis=1)
     ids = np.concatenate([np.broadcast_to(np.asarray(kept, np.int64), (len(draws), len(kept))), draws], axis=1)
-    n = t.n_classes
-    hands = t.idx4[((ids[:, 0] * n + ids[:, 1]) * n + ids[:, 2]) * n + ids[:, 3]].astype(np.int64)
+    hands = t.index_of_ids(ids)
     live = ways > 0
     p = np.bincount(hands[live], weights=ways[live] / math.comb(int(unseen.sum()), k), minlength=t.n_hands)
     hs = np.unique(hands[live])

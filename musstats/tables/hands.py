@@ -59,14 +59,17 @@ class HandTables:
         ids = self.class_ids(cards)
         if len(ids) != 4:
             raise MusError(f"a hand has exactly 4 cards, got {len(ids)}")
-        k = self.n_classes
-        return int(self.idx4[((ids[0] * k + ids[1]) * k + ids[2]) * k + ids[3]])
+        return int(self.index_of_ids(np.asarray(ids, np.int64)))
 
     def index_of_counts(self, counts) -> int:
         """Dense index of a hand given its class counts."""
         ids = [k for k, n in enumerate(counts) for _ in range(int(n))]
+        return int(self.index_of_ids(np.asarray(ids, np.int64)))
+
+    def index_of_ids(self, ids: np.ndarray) -> np.ndarray:
+        """Dense indices of hands given as class ids in any order: int [..., 4] -> int64 [...]."""
         k = self.n_classes
-        return int(self.idx4[((ids[0] * k + ids[1]) * k + ids[2]) * k + ids[3]])
+        return self.idx4[((ids[..., 0] * k + ids[..., 1]) * k + ids[..., 2]) * k + ids[..., 3]].astype(np.int64)
 
     def remaining(self, cards: list[Card]) -> np.ndarray:
         """Class counts left in the deck once ``cards`` are out of it."""
