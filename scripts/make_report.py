@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     except MusError as e:
         print(f"make_report: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"make_report: interrupted; {os.path.normpath(a.out_dir)} is as it was", file=sys.stderr)
+        return 130
     finally:
         if runner is not None:
             runner.close()

@@ -112,3 +112,25 @@ def test_script_bad_input(tmp_path):
     line = check_one_line_error(r.returncode, "", r.stderr, "--hands", prog="make_report")
     assert line.startswith("make_report: error: --hands")
     assert not (tmp_path / "README.md").exists()
+
+
+def test_an_interrupted_build_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
+    # the report is built aside and moved into place at the end: a Ctrl-C in the middle (here
+    # while the charts of the first variant are drawn) leaves the earlier report whole
+    from musstats.output import plots
+
+    (tmp_path / "img").mkdir()
+    before = {"README.md": b"# an earlier report\n", "table-8-reyes.csv": b"old\n", "img/8-reyes-mus.png": b"png"}
+    for rel, data in before.items():
+        (tmp_path / rel).write_bytes(data)
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(plots, "plot_game", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        report.build_report(tmp_path, ("8-reyes",), **{**SMALL, "hands": "R R R A"})
+    files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+    assert files == set(before) and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    for rel, data in before.items():
+        assert (tmp_path / rel).read_bytes() == data

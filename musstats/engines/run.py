@@ -6,7 +6,9 @@ surfaces later as a ``SystemError`` (or, inside a parallel region, can bring the
 down).  So every long computation is cut into batches of about half a second, and
 :class:`Interrupt` turns Ctrl-C into a flag that the batch loop checks between batches:
 the loop stops, and the caller returns what is done so far, marked *partial*.  A second
-Ctrl-C raises KeyboardInterrupt at once.  A Ctrl-C that lands while numba compiles a kernel
+Ctrl-C raises KeyboardInterrupt at once.  A Ctrl-C that no loop looked at (it landed during
+the last batch of a loop, after its last look) is raised as :class:`LateInterrupt` when the
+outermost :class:`Interrupt` exits, so that the next step of a command does not run.  A Ctrl-C that lands while numba compiles a kernel
 (Python code that runs for seconds on a fresh install) calls ``Interrupt.on_compiling``.
 
 Progress is reported through a callback ``progress(done, total)`` (the command line draws
@@ -20,12 +22,22 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-__all__ = ["Interrupt", "Progress", "threads", "is_interrupt", "run_batches", "BATCH_SECONDS"]
+__all__ = ["Interrupt", "LateInterrupt", "Progress", "threads", "is_interrupt", "run_batches", "BATCH_SECONDS"]
 
 #: a progress callback: (work done, total work), in any unit
 Progress = Callable[[int, int], None]
 #: the length a batch aims at, so that Ctrl-C is honoured quickly and a bar moves
 BATCH_SECONDS = 0.5
+
+
+class LateInterrupt(KeyboardInterrupt):
+    """A Ctrl-C that no batch loop looked at, raised when the outermost :class:`Interrupt` exits."""
+
+
+class _CtrlC:
+    """One Ctrl-C, shared by every :class:`Interrupt` it reached: has a loop looked at it?"""
+
+    seen = False
 
 
 class Interrupt:
@@ -34,6 +46,9 @@ class Interrupt:
     Nested ones all see it: a Ctrl-C caught inside (e.g. by the batches of one hand of a
     table) also sets :attr:`hit` of every enclosing one (the table's loop over hands).  A
     second Ctrl-C restores the previous handler and raises KeyboardInterrupt at once.
+    Reading :attr:`hit` as True counts as acting on the Ctrl-C; one that nobody read (it
+    landed after a loop's last look) raises :class:`LateInterrupt` when the outermost
+    context exits normally: a Ctrl-C is never lost between two steps of a command.
     A Ctrl-C that lands while numba compiles (or loads) a kernel calls :attr:`on_compiling`
     when it is set: the command line sets it to exit at once.  Elsewhere (a worker thread)
     Ctrl-C behaves as usual.
@@ -47,35 +62,47 @@ class Interrupt:
     on_compiling: Callable[[], None] | None = None
 
     def __init__(self) -> None:
-        self.hit = False
+        self._ctrl_c: _CtrlC | None = None
         self._old: Any = None
         self._installed = False
+
+    @property
+    def hit(self) -> bool:
+        """True once Ctrl-C was pressed (reading it as True marks the Ctrl-C as acted on)."""
+        if self._ctrl_c is None:
+            return False
+        self._ctrl_c.seen = True
+        return True
 
     def __enter__(self) -> "Interrupt":
         if threading.current_thread() is threading.main_thread():
             try:
                 self._old = signal.signal(signal.SIGINT, self._handle)
                 self._installed = True
-                self.hit = any(c.hit for c in Interrupt._active)  # already stopping: start stopped
+                # already stopping: start stopped
+                self._ctrl_c = next((c._ctrl_c for c in Interrupt._active if c._ctrl_c is not None), None)
                 Interrupt._active.append(self)
             except (ValueError, OSError):  # pragma: no cover - no signals here
                 self._old = None
         return self
 
     def _handle(self, signum, frame) -> None:
-        if self.hit:
+        if self._ctrl_c is not None:
             signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
             raise KeyboardInterrupt
+        ctrl_c = _CtrlC()
         for ctx in Interrupt._active:
-            ctx.hit = True
+            ctx._ctrl_c = ctrl_c
         if Interrupt.on_compiling is not None and _in_numba(frame):
             Interrupt.on_compiling()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
         if self._installed:
             signal.signal(signal.SIGINT, self._old)
             if self in Interrupt._active:
                 Interrupt._active.remove(self)
+            if exc_type is None and not Interrupt._active and self._ctrl_c is not None and not self._ctrl_c.seen:
+                raise LateInterrupt
 
 
 def _in_numba(frame: Any) -> bool:
@@ -147,7 +174,7 @@ def run_batches(n_chunks: int, batch: int, step: Callable[[int, int], None], *, 
                 if progress is not None:
                     progress(done)
     except (KeyboardInterrupt, SystemError) as err:
-        if not is_interrupt(err):
+        if isinstance(err, LateInterrupt) or not is_interrupt(err):
             raise
         partial = True
     if partial and done == 0:

@@ -9,7 +9,9 @@ the entry point.  Everything is seeded, nothing depends on the clock or on a cac
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -242,10 +244,50 @@ def build_report(
 
     ``hands``: restrict the tables (quick runs, tests); ``arena``: the hands, games and seed
     of the arena (default ``REPORT_ARENA``); ``convergence``: the iterations of the
-    convergence chart and how often it measures (default ``REPORT_CONVERGENCE``).  The
-    charts and CSVs of earlier builds are removed first (``out_dir/img`` and
-    ``out_dir/table-*.csv``).
+    convergence chart and how often it measures (default ``REPORT_CONVERGENCE``).  The report
+    is built in a hidden folder inside ``out_dir`` and moved into place only once it is
+    complete: the charts folder ``out_dir/img`` is swapped in one rename, the CSVs and the
+    README replaced, the CSVs of earlier builds removed.  An interrupted or failed build
+    leaves ``out_dir`` as it was.
     """
+    from musstats.analysis import table as tablegen
+    from musstats.rules.variant import make_variant
+
+    log = log or (lambda msg: None)
+    for name in variants:  # bad input fails before any work or any file is touched
+        tablegen.parse_hands(hands, make_variant(name))
+    final = Path(out_dir)
+    final.mkdir(parents=True, exist_ok=True)
+    if not final.is_dir():
+        raise MusError(f"cannot write the report into {str(final)!r}")
+    out = Path(tempfile.mkdtemp(prefix=".building-", dir=final))
+    try:
+        timings = _build(out, variants, hands, trials, seed, game_deals, game_seed, example_trials, runner, log,
+                         progress_factory, betting, arena, convergence)
+        _install(out, final)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return timings
+
+
+def _install(stage: Path, out: Path) -> None:
+    """Move the finished build in ``stage`` into ``out`` (each step one rename)."""
+    trash = stage / ".old-img"
+    if (out / "img").exists():
+        (out / "img").rename(trash)
+    (stage / "img").rename(out / "img")
+    tables = {p.name for p in stage.glob("table-*.csv")}
+    for name in sorted(tables):
+        os.replace(stage / name, out / name)
+    for old in out.glob("table-*.csv"):
+        if old.name not in tables:
+            old.unlink()
+    os.replace(stage / "README.md", out / "README.md")
+
+
+def _build(out: Path, variants, hands, trials, seed, game_deals, game_seed, example_trials, runner, log,
+           progress_factory, betting, arena, convergence) -> dict:
+    """Write the whole report into the empty folder ``out``; the timings by step."""
     from musstats.analysis import table as tablegen
     from musstats.analysis.convergence import convergence_data
     from musstats.analysis.game import game_model
@@ -254,19 +296,7 @@ def build_report(
     from musstats.output import plots
     from musstats.rules.variant import make_variant
 
-    log = log or (lambda msg: None)
-    for name in variants:  # bad input fails before any work or any file is touched
-        tablegen.parse_hands(hands, make_variant(name))
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    if not out.is_dir():
-        raise MusError(f"cannot write the report into {str(out)!r}")
-    img_dir = out / "img"
-    if img_dir.exists():
-        shutil.rmtree(img_dir)
-    for old in out.glob("table-*.csv"):
-        old.unlink()
-    img_dir.mkdir()
+    (out / "img").mkdir()
     trials = tablegen.DEFAULT_TRIALS if trials is None else trials
     seed = tablegen.DEFAULT_SEED if seed is None else seed
     timings: dict[str, float] = {}
