@@ -64,8 +64,10 @@ VECTOR_POOLED = {"iterations": 1600, "batch": 64}
 #: [0.013, 0.025] with 256; juego mano+second+postre [0.040, 0.064] with 64, [0.018, 0.035]
 #: with 256, and [0.020, 0.032] with 6,400 iterations of 64; pares mano+second+third [0.022,
 #: 0.027] with 64, [0.016, 0.020] with 128, second+third+postre [0.021, 0.024] and [0.015,
-#: 0.019], all four [0.049, 0.058] and [0.037, 0.046], for 1.4-1.6 times the seconds)
-VECTOR_POOLED_BATCH = {"punto": 256, "juego": 256, "pares": 128}
+#: 0.019], all four [0.049, 0.058] and [0.037, 0.046], for 1.4-1.6 times the seconds).  A key
+#: "LANCE PATTERN" overrides its lance for one declaration pattern: pares with all four
+#: holding, the largest pooled tree, takes 256 (see the README's value-gap table)
+VECTOR_POOLED_BATCH = {"punto": 256, "juego": 256, "pares": 128, "pares 15": 512}
 #: samples of the opponents per pooled team and sample set in its exploitability
 EVAL_PAIR_SAMPLES = 20_000
 DEFAULT_ITERATIONS = SOLVER_DEFAULTS["vector"]["iterations"]
@@ -126,7 +128,8 @@ class Spec:
             defaults["batch"] = VECTOR_BATCH[self.lance]
         if self.pairs:
             defaults.update(VECTOR_POOLED)
-            defaults["batch"] = VECTOR_POOLED_BATCH.get(self.lance, defaults["batch"])
+            defaults["batch"] = VECTOR_POOLED_BATCH.get(f"{self.lance} {self.pattern}",
+                                                        VECTOR_POOLED_BATCH.get(self.lance, defaults["batch"]))
         for k, x in defaults.items():
             if getattr(self, k) is None:
                 object.__setattr__(self, k, x)
