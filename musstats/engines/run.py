@@ -158,7 +158,8 @@ def run_batches(n_chunks: int, batch: int, step: Callable[[int, int], None], *, 
     ``n_chunks``, on ``n_threads`` numba threads; ``progress(chunks done)`` after each batch.
 
     Ctrl-C between batches stops the loop: returns (chunks done, partial).  An interrupt
-    before the first batch is done raises KeyboardInterrupt (there is nothing to return).
+    before the first batch is done raises KeyboardInterrupt (there is nothing to return);
+    one during the last batch, when no loop encloses this one, raises :class:`LateInterrupt`.
     """
     done = 0
     partial = False
