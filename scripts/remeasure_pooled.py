@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv: list[str] | None = None) -> int:
+    from musstats.base.errors import MusError
     from musstats.engines.betting.store import Spec, get_solved
     from musstats.engines.betting.tree import pattern_text
     from musstats.engines.betting.vector import vector_exploitability, vector_game
@@ -32,15 +33,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--subgames", default="pares-15,juego-15", help="comma-separated LANCE-PATTERN")
     a = ap.parse_args(argv)
     v = Variant()
+    if a.samples < 1:
+        print("remeasure_pooled: --samples must be at least 1", file=sys.stderr)
+        return 2
+    specs = []
+    for item in a.subgames.split(","):
+        try:
+            lance, pat = item.strip().rsplit("-", 1)
+            spec = Spec(lance=lance, pattern=int(pat), deal="as-dealt", info="pooled", variant=v)
+            s = get_solved(spec, solve=False, cache=False)
+        except (ValueError, MusError):
+            s = None
+        if s is None:
+            print(f"remeasure_pooled: no shipped pooled strategy for {item.strip()!r}; accepted: LANCE-PATTERN, "
+                  f"e.g. pares-15 (the pattern's bits: mano 1, second 2, third 4, postre 8)", file=sys.stderr)
+            return 2
+        specs.append((lance, spec, s))
     print("| lance | declared | shipped [lower, in-sample] | samples | again [lower, in-sample] | seconds |")
     print("|---|---|---|---|---|---|")
-    for item in a.subgames.split(","):
-        lance, pat = item.strip().rsplit("-", 1)
-        spec = Spec(lance=lance, pattern=int(pat), deal="as-dealt", info="pooled", variant=v)
-        s = get_solved(spec, solve=False, cache=False)
-        if s is None:
-            print(f"remeasure_pooled: no shipped pooled strategy for {item}", file=sys.stderr)
-            return 2
+    for lance, spec, s in specs:
         t0 = time.perf_counter()
         e = vector_exploitability(vector_game(s.game, v, spec.pattern), s.sigma, a.samples, spec.seed + 7,
                                   n_pairs=a.samples).to_dict()

@@ -8,8 +8,9 @@ down).  So every long computation is cut into batches of about half a second, an
 the loop stops, and the caller returns what is done so far, marked *partial*.  A second
 Ctrl-C raises KeyboardInterrupt at once.  A Ctrl-C that no loop looked at (it landed during
 the last batch of a loop, after its last look) is raised as :class:`LateInterrupt` when the
-outermost :class:`Interrupt` exits, so that the next step of a command does not run.  A Ctrl-C that lands while numba compiles a kernel
-(Python code that runs for seconds on a fresh install) calls ``Interrupt.on_compiling``.
+outermost :class:`Interrupt` exits, so that the next step of a command does not run.  A
+Ctrl-C that lands while numba compiles a kernel (Python code that runs for seconds on a
+fresh install) calls ``Interrupt.on_compiling``.
 
 Progress is reported through a callback ``progress(done, total)`` (the command line draws
 a bar with an ETA from it); engines never print.

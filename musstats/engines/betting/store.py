@@ -66,7 +66,8 @@ VECTOR_POOLED = {"iterations": 1600, "batch": 64}
 #: 0.027] with 64, [0.016, 0.020] with 128, second+third+postre [0.021, 0.024] and [0.015,
 #: 0.019], all four [0.049, 0.058] and [0.037, 0.046], for 1.4-1.6 times the seconds).  A key
 #: "LANCE PATTERN" overrides its lance for one declaration pattern: pares with all four
-#: holding, the largest pooled tree, takes 256 (see the README's value-gap table)
+#: holding, the largest pooled tree, takes 512 ([0.028, 0.038] with 256, [0.021, 0.034] with
+#: 512; juego with all four measured no gain from 512 and keeps 256)
 VECTOR_POOLED_BATCH = {"punto": 256, "juego": 256, "pares": 128, "pares 15": 512}
 #: samples of the opponents per pooled team and sample set in its exploitability
 EVAL_PAIR_SAMPLES = 20_000
