@@ -25,7 +25,7 @@ from musstats.base.errors import MusError
 from musstats.engines.estimate import mean_se, proportion
 from musstats.engines.exact import CONTESTED_LANCES, NO_DEAL, STATS
 from musstats.engines.random import seed_states
-from musstats.engines.run import Interrupt, LateInterrupt, Progress, is_interrupt, threads as run_threads
+from musstats.engines.run import Interrupt, Progress, stopped_a_batch, threads as run_threads
 from musstats.rules import checks
 from musstats.rules.labels import LANCES
 from musstats.rules.variant import Variant
@@ -177,7 +177,7 @@ def simulate(ctx: Context, *, trials: int | None = None, target_se: float | None
                 if progress is not None:
                     progress(state[1], goal)
     except (KeyboardInterrupt, SystemError) as err:
-        if isinstance(err, LateInterrupt) or not is_interrupt(err):
+        if not stopped_a_batch(err):
             raise
         if state[1] == 0:
             raise KeyboardInterrupt from None

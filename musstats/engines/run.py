@@ -23,7 +23,8 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-__all__ = ["Interrupt", "LateInterrupt", "Progress", "threads", "is_interrupt", "run_batches", "BATCH_SECONDS"]
+__all__ = ["Interrupt", "LateInterrupt", "Progress", "threads", "is_interrupt", "stopped_a_batch", "run_batches",
+           "BATCH_SECONDS"]
 
 #: a progress callback: (work done, total work), in any unit
 Progress = Callable[[int, int], None]
@@ -116,6 +117,12 @@ def _in_numba(frame: Any) -> bool:
     return False
 
 
+def stopped_a_batch(err: BaseException) -> bool:
+    """True for an interrupt that a batch loop turns into a partial result (also when numba
+    wrapped it in a SystemError); False for a :class:`LateInterrupt`, which must reach the caller."""
+    return not isinstance(err, LateInterrupt) and is_interrupt(err)
+
+
 def is_interrupt(err: BaseException | None) -> bool:
     """True for a KeyboardInterrupt, also when numba wrapped it in a SystemError."""
     seen = 0
@@ -176,7 +183,7 @@ def run_batches(n_chunks: int, batch: int, step: Callable[[int, int], None], *, 
                 if progress is not None:
                     progress(done)
     except (KeyboardInterrupt, SystemError) as err:
-        if isinstance(err, LateInterrupt) or not is_interrupt(err):
+        if not stopped_a_batch(err):
             raise
         partial = True
     if partial and done == 0:
