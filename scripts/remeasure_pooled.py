@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def main(argv: list[str] | None = None) -> int:
     from musstats.base.errors import MusError
     from musstats.engines.betting.store import Spec, get_solved
-    from musstats.engines.betting.tree import pattern_text
+    from musstats.engines.betting.tree import subgame_text
     from musstats.engines.betting.vector import vector_exploitability, vector_game
     from musstats.rules.variant import Variant
 
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         e = vector_exploitability(vector_game(s.game, v, spec.pattern), s.sigma, a.samples, spec.seed + 7,
                                   n_pairs=a.samples).to_dict()
         old = s.exploit or {}
-        print(f"| {lance} | {pattern_text(spec.pattern) if lance in ('pares', 'juego') else 'all'} "
+        print(f"| {lance} | {subgame_text(lance, spec.pattern)} "
               f"| [{old.get('nashconv', float('nan')):.3f}, {old.get('nashconv_in', float('nan')):.3f}] "
               f"| {a.samples:,} | [{e['nashconv']:.3f} ± {e['nashconv_se']:.3f}, {e['nashconv_in']:.3f} ± "
               f"{e['nashconv_in_se']:.3f}] | {time.perf_counter() - t0:.0f} |", flush=True)

@@ -38,7 +38,7 @@ from musstats.engines.betting.abstraction import DEFAULT_ABSTRACTION, Abstractio
 from musstats.engines.betting.game import StonePayoff, paso_stones
 from musstats.engines.betting.store import DEFAULT_SEED, Solved, Spec, get_solved, prepare
 from musstats.engines.betting.tree import (ALL_SEATS, betting_tree, contested, pattern_mask,
-                                           pattern_text)
+                                           pattern_text, subgame_text)
 from musstats.rules.labels import LANCES, SEATS
 from musstats.rules.variant import Variant, make_variant
 
@@ -402,7 +402,7 @@ def strategy_frame(lance: str | None = None, *, info: str = "private", deal: str
     for lance_, pat in _subgames(lance):
         sol = _strategy(lance_, pat, deal, info, v)
         game, tree = sol.game, sol.game.tree
-        ptxt = pattern_text(pat) if lance_ in ("pares", "juego") else "all"
+        ptxt = subgame_text(lance_, pat)
         for n in tree.decision_nodes:
             nd = tree.nodes[n]
             blk = game.block(sol.sigma, n)  # [states, actions]
@@ -474,7 +474,7 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
     for lance_, pat in _subgames(lance):
         sol = _strategy(lance_, pat, deal, info, v)
         e = sol.exploit or {}
-        rows.append({"lance": lance_, "pattern": pattern_text(pat) if lance_ in ("pares", "juego") else "all",
+        rows.append({"lance": lance_, "pattern": subgame_text(lance_, pat),
                      "decision_nodes": sol.game.tree.n_decisions, "iterations": sol.iterations,
                      "nashconv": e.get("nashconv"), "nashconv_se": e.get("nashconv_se"),
                      "nashconv_in": e.get("nashconv_in"), "nashconv_in_se": e.get("nashconv_in_se"),
@@ -509,7 +509,7 @@ def value_gap_table(*, lance: str | None = None, iterations: int | None = None, 
         po = get_solved(_spec(lance_, pat, "as-dealt", "pooled", v, iterations=iterations), eval_deals=eval_samples)
         assert po is not None
         a, b = pr.exploit or {}, po.exploit or {}
-        row = {"lance": lance_, "pattern": pattern_text(pat) if lance_ in ("pares", "juego") else "all",
+        row = {"lance": lance_, "pattern": subgame_text(lance_, pat),
                "value_private": a.get("value"), "value_private_se": a.get("value_se"),
                "nashconv_private": a.get("nashconv"), "nashconv_private_in": a.get("nashconv_in"),
                "value_pooled": b.get("value"), "value_pooled_se": b.get("value_se"),

@@ -42,7 +42,7 @@ from musstats.engines.betting.abstraction import DEFAULT_ABSTRACTION, Abstractio
 from musstats.rules.labels import LANCES, SEATS
 
 __all__ = ["Terminal", "Node", "BettingTree", "betting_tree", "PASO", "ACCEPTED", "REFUSED", "ORDAGO",
-           "LANCE_INDEX", "BET_LANCES", "pattern_mask", "pattern_seats", "pattern_text", "contested",
+           "LANCE_INDEX", "BET_LANCES", "pattern_mask", "pattern_seats", "pattern_text", "subgame_text", "contested",
            "normalise_action", "ALL_SEATS"]
 
 LANCE_INDEX = {name: i for i, name in enumerate(LANCES)}
@@ -115,6 +115,12 @@ def pattern_seats(mask: int) -> tuple[int, ...]:
 def pattern_text(mask: int) -> str:
     """``"mano+second"`` for the mask of mano and second."""
     return "+".join(SEATS[q] for q in pattern_seats(mask)) or "nobody"
+
+
+def subgame_text(lance: str, mask: int) -> str:
+    """Who declared, for a table of subgames: ``pattern_text`` in pares and juego, ``"all"``
+    in the lances every seat plays."""
+    return pattern_text(mask) if lance in ("pares", "juego") else "all"
 
 
 def contested(mask: int) -> bool:
