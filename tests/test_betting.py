@@ -109,6 +109,116 @@ def test_best_response_matches_brute_force():
     assert br_value == pytest.approx(best, abs=1e-12)
 
 
+def kuhn_with_raise():
+    """Kuhn poker where player 0, facing a bet after his check, may also raise by 1, and
+    player 1 then folds or calls: a decision node (9) below another one (4), so that a
+    node can be out of reach of both players *above* it.
+
+    Nodes: 0 P0 [check, bet]; 1 P1 after check [check, bet]; 2 P1 after bet [fold, call];
+    3 showdown +-1; 4 P0 after check-bet [fold, call, raise]; 5 P1 folds +1; 6 showdown +-2;
+    7 P0 folds -1; 8 showdown +-2; 9 P1 after the raise [fold, call]; 10 P1 folds +2;
+    11 showdown +-3.  Returns the game, its enumerated deals and each player's nodes."""
+    tree = dict(is_term=[0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1], first=[1, 3, 5, -1, 7, -1, -1, -1, -1, 10, -1, -1],
+                n_act=[2, 2, 2, 0, 3, 0, 0, 0, 0, 2, 0, 0], term=[-1, -1, -1, 0, -1, 1, 2, 3, 2, -1, 4, 5],
+                owner=[0, 1, 1, -1, 0, -1, -1, -1, -1, 1, -1, -1])
+    U = np.array([[-1, 1], [1, 1], [-2, 2], [-1, -1], [2, 2], [-3, 3]], float)
+    g = make_custom_game(tree, U, [0, 1], [3, 3])
+    st = np.array(list(itertools.permutations(range(3), 2)), np.int32)
+    o = (st[:, 0] > st[:, 1]).astype(np.int32)
+    return g, (st, o, np.full(6, 1 / 6)), {0: (0, 4), 1: (1, 2, 9)}
+
+
+def _sparse_sigma(g, nodes, seed: int) -> np.ndarray:
+    """A strategy in which many actions have probability exactly 0 (as in a shipped
+    strategy, quantised to 1/255): so that some nodes are out of reach of both players."""
+    rng = np.random.default_rng(seed)
+    sigma = g.uniform()
+    for n in sorted(nodes[0] + nodes[1]):
+        blk = g.block(sigma, n)
+        for card in range(blk.shape[0]):
+            p = rng.uniform(0.1, 1.0, blk.shape[1]) * (rng.uniform(size=blk.shape[1]) < 0.6)
+            if p.sum() == 0:
+                p[int(rng.integers(blk.shape[1]))] = 1.0
+            blk[card] = p / p.sum()
+    return sigma
+
+
+def _reach_reference(g, sigma, st, d):
+    """Plain recursion: the reach of each player at every node for deal ``d``."""
+    t = g.tree
+    reach = np.ones((t.n_nodes, 2))
+
+    def walk(n):
+        if t.is_term[n]:
+            return
+        k = int(g.owner[n])
+        p = g.block(sigma, n)[int(st[d, k])]
+        for a in range(int(t.n_act[n])):
+            c = int(t.first[n]) + a
+            reach[c] = reach[n]
+            reach[c, k] *= p[a]
+            walk(c)
+
+    walk(0)
+    return reach
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_best_response_with_zero_probabilities_matches_brute_force(seed):
+    """Both players' best responses (Kuhn poker with a raise) against strategies with exact
+    zeros equal the best of their pure strategies, each valued by enumerating the deals.
+    (A node below one out of reach of both players kept the reach of the previous deal.)"""
+    g, (st, o, w), nodes = kuhn_with_raise()
+    sigma = _sparse_sigma(g, nodes, seed)
+    for k in (0, 1):
+        br_value, _ = best_response(g, sigma, st, o, w, k)
+        sign = 1.0 if k == 0 else -1.0
+        isets = [(n, card) for n in nodes[k] for card in range(3)]
+        best = -np.inf
+        for pure in itertools.product(*[range(int(g.tree.n_act[n])) for n, _ in isets]):
+            sig = sigma.copy()
+            for (n, card), a in zip(isets, pure):
+                row = np.zeros(int(g.tree.n_act[n]))
+                row[a] = 1.0
+                g.block(sig, n)[card] = row
+            best = max(best, sign * float((deal_values(g, sig, st, o) * w).sum()))
+        assert br_value == pytest.approx(best, abs=1e-12)
+        assert exploitability(g, sigma, (st, o, w)).gains[k] >= -1e-12
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_node_sums_weights_match_a_plain_walk(seed):
+    """The weights of ``musstats bet``'s figures (node_sums: the other player's reach at each
+    of a player's nodes, and that weight times his team's value after each action) equal a
+    plain recursive walk, with strategies that have exact zeros."""
+    from musstats._kernels.cfr import node_sums
+    from musstats.engines.betting.solver import chunk_bounds
+
+    g, (st, o, w), nodes = kuhn_with_raise()
+    sigma = _sparse_sigma(g, nodes, seed)
+    t = g.tree
+    for k in (0, 1):
+        acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sigma, *g.kernel_args(), g.team, g.U, k, 3).sum(axis=0)
+        ref = np.zeros((t.n_nodes, 3, 2))
+        for d in range(st.shape[0]):
+            reach = _reach_reference(g, sigma, st, d)
+
+            def value(n):  # team 0's value below n for deal d
+                if t.is_term[n]:
+                    return float(g.U[int(t.term[n]), int(o[d])])
+                p = g.block(sigma, n)[int(st[d, int(g.owner[n])])]
+                return sum(p[a] * value(int(t.first[n]) + a) for a in range(int(t.n_act[n])))
+
+            for n in nodes[k]:
+                cf = w[d] * reach[n, 1 - k]
+                for a in range(int(t.n_act[n])):
+                    x = (1.0 if k == 0 else -1.0) * value(int(t.first[n]) + a)
+                    ref[n, a] += (cf, cf * x)
+        for n in nodes[k]:
+            na = int(t.n_act[n])
+            np.testing.assert_allclose(acc[n, :na][:, [0, 2]], ref[n, :na], atol=1e-12)
+
+
 # ---------------------------------------------------------------------------
 # the tree
 

@@ -39,7 +39,9 @@ def _rows(d, st, obase, stride, n_own, row):
 def _forward(sigma, is_term, first, nact, owner, noff, row, reach, zeros, live):
     """Reach of every owner at every node (``reach`` [N, 4]) for the deal whose strategy
     blocks start at ``row``, and whether the node's subtree matters (``live``: fewer than
-    two owners with zero reach)."""
+    two owners with zero reach).  The reach is computed at every node, live or not: a
+    reader that weighs a node by the others' reach (a best response, ``node_sums``) gets 0
+    there, never the reach left by an earlier deal."""
     n_nodes = is_term.shape[0]
     for k in range(4):
         reach[0, k] = 1.0
@@ -50,10 +52,6 @@ def _forward(sigma, is_term, first, nact, owner, noff, row, reach, zeros, live):
             continue
         f = first[n]
         na = nact[n]
-        if not live[n]:
-            for a in range(na):
-                live[f + a] = False
-            continue
         k = owner[n]
         b = row[k] + noff[n]
         r0 = reach[n, 0]
@@ -72,7 +70,7 @@ def _forward(sigma, is_term, first, nact, owner, noff, row, reach, zeros, live):
             reach[c, k] = rk * p
             zc = z + (1 if (p == 0.0 and rk != 0.0) else 0)
             zeros[c] = zc
-            live[c] = zc < 2
+            live[c] = live[n] and zc < 2
 
 
 @njit(cache=True)
