@@ -10,7 +10,11 @@ medians of one run, in a fresh cache folder.
 
 Every solve's NashConv (P(win the game)) is printed beside its time.  The game model the
 scores are valued with is loaded once first (its time is printed too).
-Usage: python scripts/bench_ordago.py [--quick]
+
+With ``--after-mus ITERATIONS,...``: the órdago after the mus instead (the deal solver, always
+cold): per number of iterations, the cold solve of R C 5 4 at postre, grande, at three
+scores, with its NashConv on the default evaluation deals, and a repeat from the cache.
+Usage: python scripts/bench_ordago.py [--quick] [--after-mus 200,400,800]
 """
 
 from __future__ import annotations
@@ -27,9 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv: list[str] | None = None) -> int:
-    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
+    args = argv if argv is not None else sys.argv[1:]
+    quick = "--quick" in args
     tmp = tempfile.mkdtemp(prefix="musstats-bench-ordago-")
     os.environ["MUSSTATS_CACHE"] = tmp
+    if "--after-mus" in args:
+        return _after_mus([int(x) for x in args[args.index("--after-mus") + 1].split(",")], quick)
     from musstats.analysis import ordago_eq as E
     from musstats.analysis.ordago import ordago, pushfold
     from musstats.engines.betting import store
@@ -95,6 +102,37 @@ def main(argv: list[str] | None = None) -> int:
           f"score {chart:.2f} s (warm from {df.attrs.get('warm_start')}); as a command, warm {med(cmd):.2f} s "
           f"[{', '.join(f'{x:.2f}' for x in cmd)}] "
           f"({len(cmd)})", flush=True)
+    return 0
+
+
+def _after_mus(iterations: list[int], quick: bool) -> int:
+    """Cold solves of the órdago after the mus, per number of iterations (module doc)."""
+    from musstats.analysis import ordago_eq as E
+    from musstats.analysis.ordago import ordago
+    from musstats.rules.variant import Variant
+
+    t0 = time.perf_counter()
+    E.next_hand_grid(Variant())
+    print(f"game model loaded in {time.perf_counter() - t0:.2f} s", flush=True)
+    ordago("R C 5 4", "postre", lance="grande", score="1-1", equilibrium=True, deal="after-mus",
+           iterations=10)  # the kernels, the deal pools (not counted)
+    for it in iterations:
+        times = []
+        for sc in (["0-0"] if quick else ["0-0", "10-10", "5-30"]):
+            t0 = time.perf_counter()
+            r = ordago("R C 5 4", "postre", lance="grande", score=sc, equilibrium=True, deal="after-mus",
+                       iterations=it).to_dict()
+            dt = time.perf_counter() - t0
+            times.append(dt)
+            eq = r["equilibrium"]
+            nc = eq.get("nashconv") or {}
+            c, a = eq.get("call") or {}, eq.get("answer") or {}
+            t1 = time.perf_counter()
+            ordago("R C 5 4", "postre", lance="grande", score=sc, equilibrium=True, deal="after-mus", iterations=it)
+            print(f"after-mus {it:5d} it. {sc:6s} {dt:6.2f} s (again {time.perf_counter() - t1:.2f} s)  NashConv "
+                  f"{nc.get('nashconv')} ± {nc.get('nashconv_se')} (in-sample {nc.get('nashconv_in')}) on "
+                  f"{nc.get('samples')} deals; call {c.get('p_call')} accept {a.get('p_accept')}", flush=True)
+        print(f"median cold solve, {it} iterations: {statistics.median(times):.2f} s", flush=True)
     return 0
 
 

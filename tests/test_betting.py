@@ -558,6 +558,30 @@ def test_after_mus_deals_are_the_deals_with_a_mus_round(monkeypatch):
         D.mus_round_deals(10, 7, v)
 
 
+def test_kept_subgame_deals_are_the_streams_and_never_read_for_other_flags(monkeypatch):
+    """The deals a solve trains and is measured on, kept in memory and on disk after the mus:
+    the same deals as the stream's (first n of the subgame), and a cached file of one deal
+    model (cut flags, discard table) is never read for another."""
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.cache import cache_dir
+    from musstats.rules.variant import Variant
+
+    v = Variant()
+    want = D.subgame_deals("after-mus", v, "pares", 15, 3000, 5, D.CHOOSE_KEY)
+    got = D.kept_subgame_deals("after-mus", v, "pares", 15, 3000, 5, D.CHOOSE_KEY)
+    assert np.array_equal(got, want)
+    files = sorted(p.name for p in cache_dir().glob(f"subgame-deals-after-mus-*-pares-15-3000-5-{D.CHOOSE_KEY}*"))
+    assert len(files) == 1 and D.deal_digest("after-mus", v) in files[0]
+    D.kept_subgame_deals.cache_clear()  # from the disk now: the same deals
+    assert np.array_equal(D.kept_subgame_deals("after-mus", v, "pares", 15, 3000, 5, D.CHOOSE_KEY), want)
+    D.kept_subgame_deals.cache_clear()
+    other = D.subgame_deals("after-mus", v, "pares", 15, 3000, 6, D.CHOOSE_KEY)
+    monkeypatch.setattr(D, "deal_digest", lambda deal, variant: "other-flags")
+    monkeypatch.setattr(D, "subgame_deals", lambda *a: other)
+    assert np.array_equal(D.kept_subgame_deals("after-mus", v, "pares", 15, 3000, 5, D.CHOOSE_KEY), other)
+    D.kept_subgame_deals.cache_clear()
+
+
 def test_share_of_deals_with_a_mus_round():
     """With the shipped flags, the share of deals with a mus round (what the after-mus deal
     model keeps) is the share of deals as dealt in which no seat holds a hand it cuts with,

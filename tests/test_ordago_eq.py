@@ -17,6 +17,9 @@ from musstats.rules.variant import Variant, make_variant
 #: small solves for the tests (the defaults are for users)
 IT = 100
 EVAL = 2_000
+#: after the mus (the deal solver: iterations of 20,000 deals; evaluation deals per sample set)
+IT_AFTER_MUS = 200
+EVAL_AFTER_MUS = 100_000
 
 
 def _toy_grid(T: int = 40) -> np.ndarray:
@@ -221,6 +224,34 @@ def test_calling_range_widens_when_far_behind():
     assert c["p_call"] > 0.1 and c["p_win_game_if_call"] >= c["p_win_game_if_pass"] - 0.002, c
 
 
+def test_after_mus_rc54_postre_neither_calls_nor_accepts_at_0_0():
+    """The órdago after the mus (the deal solver on after-mus deals): the same sanity as for
+    the hands as dealt, its own solve (not the as-dealt one), and it says what it solved."""
+    from musstats.analysis.ordago import ordago
+    from musstats.analysis.ordago_eq import score_spec
+
+    res = ordago("R C 5 4", "postre", lance="grande", score="0-0", equilibrium=True, iterations=IT_AFTER_MUS,
+                 eval_samples=EVAL_AFTER_MUS, deal="after-mus").to_dict()
+    eq = res["equilibrium"]
+    assert eq["deal"] == "after-mus" and eq["iterations"] == IT_AFTER_MUS
+    c, a = eq["call"], eq["answer"]
+    assert c["history"] == ["paso", "paso", "paso"] and a["history"] == ["paso", "paso", "órdago"]
+    assert c["decision"] == "pass" and a["decision"] == "refuse"
+    # after a round the others hold stronger grande hands still: R C 5 4 wins it against far fewer
+    assert a["p_win_lance_if_called"] < res["p_lance"] - 0.1
+    for part in (c, a):
+        for k, x in part.items():
+            if k.startswith("p_") and not k.endswith("_se") and x is not None:
+                assert 0.0 <= x <= 1.0, k
+    nc = eq["nashconv"]
+    assert nc["samples"] == EVAL_AFTER_MUS and nc["nashconv"] <= nc["nashconv_in"] and nc["nashconv_in"] < 0.05
+    assert any("after one mus round" in x for x in res["approximations"])
+    assert "after the mus" in eq["method"] or "after-mus" in eq["method"]
+    sp = score_spec("grande", ALL_SEATS, Variant(), 0, 0, iterations=IT_AFTER_MUS, deal="after-mus")
+    assert sp.solver == "deals" and sp.key != score_spec("grande", ALL_SEATS, Variant(), 0, 0,
+                                                          iterations=IT_AFTER_MUS).key
+
+
 # ---------------------------------------------------------------------------
 # CLI
 
@@ -259,6 +290,7 @@ def test_cli_json_and_csv(capsys, rc54):
     (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--out", "x.png"], "--out goes with --chart"),
     (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--iterations", "0"], "--iterations"),
     (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--iterations", "x"], "--iterations"),
+    (["R", "C", "5", "4", "--lance", "grande", "--score", "0-0", "--deal", "after"], "--deal"),
 ])
 def test_cli_bad_input(capsys, args, fragment):
     assert_exit2_one_line(capsys, ["ordago", *args], fragment)

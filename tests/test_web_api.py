@@ -233,6 +233,13 @@ ERROR_CASES = [
 ]
 
 
+def test_ordago_bad_deal_model_is_one_line(client):
+    r = client.post("/api/ordago", json={"hand": "R R 3 A", "lance": "grande", "score": "0-0", "equilibrium": True,
+                                         "deal": "after-the-mus"})
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": "unknown deal model 'after-the-mus'; accepted: as-dealt, after-mus"}
+
+
 @pytest.mark.parametrize("kind,args,params", ERROR_CASES, ids=[f"{k} {' '.join(a)}" for k, a, _ in ERROR_CASES])
 def test_bad_input_gives_the_clis_one_line(client, capsys, kind, args, params):
     line = cli_error(capsys, [kind, *args])

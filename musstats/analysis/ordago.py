@@ -60,6 +60,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from musstats.base.errors import MusError
+from musstats.engines.betting.deals import check_deal
 from musstats.rules import checks
 from musstats.rules.labels import LANCES, SEATS
 from musstats.rules.variant import Variant, make_variant
@@ -190,6 +191,7 @@ def ordago(
     eq_seed: int | None = None,
     eval_samples: int | None = None,
     solve_progress=None,
+    deal: str = "as-dealt",
 ) -> OrdagoResult:
     """Should we call an órdago at ``lance`` (or accept one) at ``score`` (ours first)?
 
@@ -206,12 +208,15 @@ def ordago(
     ``equilibrium``: P(they accept our órdago), P(we win the lance | they accept), P(win the
     game) if we call / pass, the decision, and against an órdago P(we win the lance | they
     called it) from the callers' range and accept / refuse, with the solve's NashConv in
-    P(win) units.  The random-hands figures stay, labelled as the comparison.
+    P(win) units.  The random-hands figures stay, labelled as the comparison.  ``deal``: the
+    equilibrium for the hands as dealt (``as-dealt``, the vector solver, warm-started) or after
+    one mus round (``after-mus``, the deal solver on after-mus deals, cold).
     """
     v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
     ctx = make_context(v, hand, seat, declared=declared, signal=signal)
     name = checks.lance(lance)
     us, them = checks.score(score, v.target)
+    deal = check_deal(deal)
     lp = lance_probability(ctx, name)
     given_model = model  # the equilibrium keys its solves on the default model's settings unless one is given
     if model is None:
@@ -234,7 +239,7 @@ def ordago(
     eq = None
     if equilibrium:
         eq = _equilibrium(ctx, v, name, us, them, declared, given_model, iterations, eq_trials, eq_seed, eval_samples,
-                          solve_progress, notes)
+                          solve_progress, notes, deal)
     data = {
         "lance": name,
         "score": {"us": us, "them": them, "target": v.target},
@@ -290,7 +295,7 @@ def _flat(eq: dict | None) -> dict[str, Any]:
 
 
 def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, seed, eval_samples, progress,
-                 notes) -> dict | None:
+                 notes, deal="as-dealt") -> dict | None:
     """The equilibrium figures of :func:`ordago` (None, with a note, where there are none)."""
     from musstats.analysis import ordago_eq as E
     from musstats.analysis.betting import declaration_pattern
@@ -315,7 +320,7 @@ def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, s
     if q not in speakers:
         notes.append(f"equilibrium: you have no say in {lance} (only {', '.join(SEATS[x] for x in speakers)} "
                      f"declared it): no equilibrium figures for you")
-        return {"lance": lance, "call": None, "answer": None, "score_team0": a, "score_team1": b,
+        return {"lance": lance, "deal": deal, "call": None, "answer": None, "score_team0": a, "score_team1": b,
                 "speakers": [SEATS[x] for x in speakers], "notes": [], "nashconv": None}
     # later hands are valued by the game model with betting where it ships (a given en-paso model
     # serves the random-hands figures only); a given model with betting is used as it is
@@ -323,11 +328,11 @@ def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, s
 
     grid = None if model is None or model.betting == PASO_TEXT else np.asarray(model.p[1])
     sol = E.score_solution(lance, pattern, v, a, b, iterations=it, seed=sd, eval_samples=ev, grid=grid,
-                           progress=progress)
+                           progress=progress, deal=deal)
     fig = E.equilibrium_figures(sol, v, lance, pattern, ctx.user, q, list(ctx.hand), trials=tr, seed=sd)
     fig["score_team0"], fig["score_team1"] = a, b
     fig["speakers"] = [SEATS[x] for x in speakers]
-    fig["approximations"] = list(E.EQ_APPROXIMATIONS)
+    fig["approximations"] = list(E.eq_approximations(deal))
     notes.extend(f"equilibrium: {n}" for n in fig.get("notes", []))
     return fig
 
@@ -335,12 +340,12 @@ def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, s
 def pushfold(*, lance: str = "grande", score: str | tuple[int, int] = "0-0", variant: str | Variant = "8-reyes",
              juego_real: str = "off", target: int | None = None, redeal_4567: bool = False, mus_visto: bool = False,
              declared: str | Iterable[str] | None = None, iterations: int | None = None, seed: int | None = None,
-             eval_samples: int | None = None, progress=None, solve_progress=None):
+             eval_samples: int | None = None, progress=None, solve_progress=None, deal: str = "as-dealt"):
     """The push/fold table of an órdago at ``lance`` and ``score`` (**mano's team first**):
     for every seat that speaks and every hand it can hold, the equilibrium frequency of
     calling an órdago at its first turn and of accepting an opening one
     (:func:`musstats.analysis.ordago_eq.pushfold_frame`).  ``declared`` gives who holds pares
-    / juego (a seat not named holds it)."""
+    / juego (a seat not named holds it); ``deal``: as dealt or after the mus (see :func:`ordago`)."""
     from musstats.analysis import ordago_eq as E
     from musstats.analysis.betting import declaration_pattern
 
@@ -350,6 +355,7 @@ def pushfold(*, lance: str = "grande", score: str | tuple[int, int] = "0-0", var
                        "(a joker's identity depends on the bets); accepted variants: 8-reyes, 4-reyes")
     name = checks.lance(lance)
     a, b = checks.score(score, v.target)
+    deal = check_deal(deal)
     decl = declared
     if decl is not None and not isinstance(decl, str):
         decl = ",".join(str(x) for x in decl)
@@ -360,5 +366,6 @@ def pushfold(*, lance: str = "grande", score: str | tuple[int, int] = "0-0", var
     from musstats.analysis.game import game_model
 
     game_model(v, progress=progress)  # the values of the scores (cached)
-    sol = E.score_solution(name, pattern, v, a, b, iterations=it, seed=sd, eval_samples=ev, progress=solve_progress)
+    sol = E.score_solution(name, pattern, v, a, b, iterations=it, seed=sd, eval_samples=ev, progress=solve_progress,
+                           deal=deal)
     return E.pushfold_frame(sol, v, name, pattern, a, b)

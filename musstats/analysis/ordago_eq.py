@@ -4,8 +4,10 @@ One lance's betting (the abstraction of :mod:`musstats.engines.betting`: paso, e
 one raise, órdago) is solved with team 0's utility = P(team 0 wins the game)
 (:class:`~musstats.engines.betting.game.GamePayoff`): an accepted órdago decides the game,
 anything else moves the score, and the new score is valued by the win-the-game model at
-the start of the next hand.  Solved by the vector solver (hands as dealt, private
-information), per lance, declaration pattern and score, and cached on disk.
+the start of the next hand.  Solved per lance, declaration pattern and score, private
+information, and cached on disk: for the hands as dealt by the vector solver (warm-started
+from a nearby score), for the hands after a mus round (``deal="after-mus"``) by the deal
+solver on after-mus deals (cold: :data:`AFTER_MUS_EQ`).
 
 * :func:`score_solution` -- the solved lance at a score (from the cache or solved now);
 * :func:`equilibrium_figures` -- for one hand at one seat: at the seat's first turn
@@ -18,8 +20,9 @@ information), per lance, declaration pattern and score, and cached on disk.
   (the push/fold chart of ``musstats ordago --chart``).
 
 The Monte Carlo figures are over ``trials`` deals of the other three hands given ours
-(as dealt, fitting the declaration pattern), each weighted by the other players'
-equilibrium reach of the node (as :func:`musstats.analysis.betting.bet` does).  All
+(as dealt, or after the mus: the after-mus deals in which we end with our hand; fitting the
+declaration pattern), each weighted by the other players' equilibrium reach of the node (as
+:func:`musstats.analysis.betting.bet` does).  All
 P(win the game) figures are for the asking player's team.
 """
 
@@ -38,8 +41,8 @@ from musstats.engines.betting.tree import ORDAGO, BettingTree, betting_tree, pat
 from musstats.rules.labels import SEATS
 from musstats.rules.variant import Variant
 
-__all__ = ["next_hand_grid", "DEFAULT_EQ_ITERATIONS", "DEFAULT_EQ_TRIALS", "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED",
-           "score_spec", "score_solution", "call_node", "answer_node", "equilibrium_figures", "pushfold_frame",
+__all__ = ["next_hand_grid", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
+           "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED", "score_spec", "score_solution", "call_node", "answer_node", "equilibrium_figures", "pushfold_frame",
            "EQ_APPROXIMATIONS"]
 
 #: iterations of the vector solver per (lance, pattern, score): NashConv ≈ 0.0004 P(win the game) at
@@ -62,6 +65,19 @@ EQ_APPROXIMATIONS = (
     "equilibrium: the abstraction's bets only (paso, envido 2 / 5, one raise of 2, órdago); hands as dealt "
     "(nothing read from the mus phase); private information (no señas)",
 )
+#: the deal solver's sizes for the órdago at a score after the mus (cold solves: it has no
+#: warm start).  measured at grande (scripts/bench_ordago.py --after-mus): see the README
+AFTER_MUS_EQ = {"iterations": 400, "batch": 20_000, "pool": 2_000_000, "eval": 200_000}
+
+
+def eq_approximations(deal: str = "as-dealt") -> tuple[str, ...]:
+    """What the equilibrium figures leave out, for a deal model."""
+    if deal == "as-dealt":
+        return EQ_APPROXIMATIONS
+    return (EQ_APPROXIMATIONS[0],
+            "equilibrium: the abstraction's bets only (paso, envido 2 / 5, one raise of 2, órdago); hands after one "
+            "mus round, given that all four asked for it (the shipped cut flags and discard table), by the deal "
+            "solver on sampled after-mus deals; private information (no señas)")
 
 
 def next_hand_grid(variant: Variant) -> np.ndarray:
@@ -75,20 +91,31 @@ def next_hand_grid(variant: Variant) -> np.ndarray:
 
 
 def score_spec(lance: str, pattern: int, variant: Variant, a: int, b: int, *, iterations: int | None = None,
-               seed: int = DEFAULT_EQ_SEED, grid: np.ndarray | None = None) -> Spec:
-    """The spec of the lance solved at score ``a`` (team 0: mano and third) - ``b`` (team 1)."""
-    it = DEFAULT_EQ_ITERATIONS if iterations is None else int(iterations)
+               seed: int = DEFAULT_EQ_SEED, grid: np.ndarray | None = None, deal: str = "as-dealt") -> Spec:
+    """The spec of the lance solved at score ``a`` (team 0: mano and third) - ``b`` (team 1),
+    for the hands as dealt (vector solver) or after the mus (deal solver)."""
     if grid is None:
         grid = next_hand_grid(variant)
-    return Spec(lance=lance, pattern=pattern, deal="as-dealt", info="private", variant=variant,
-                payoff=GamePayoff(a, b, variant, grid=grid), iterations=it, seed=int(seed), solver="vector")
+    pay = GamePayoff(a, b, variant, grid=grid)
+    if deal == "as-dealt":
+        it = DEFAULT_EQ_ITERATIONS if iterations is None else int(iterations)
+        return Spec(lance=lance, pattern=pattern, deal=deal, info="private", variant=variant, payoff=pay,
+                    iterations=it, seed=int(seed), solver="vector")
+    it = AFTER_MUS_EQ["iterations"] if iterations is None else int(iterations)
+    return Spec(lance=lance, pattern=pattern, deal=deal, info="private", variant=variant, payoff=pay,
+                iterations=it, batch=AFTER_MUS_EQ["batch"], pool=AFTER_MUS_EQ["pool"], seed=int(seed),
+                solver="deals")
 
 
 def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *, iterations: int | None = None,
                    seed: int = DEFAULT_EQ_SEED, eval_samples: int | None = None, grid: np.ndarray | None = None,
-                   progress: Callable[[int, int], None] | None = None, cache: bool = True) -> Solved:
+                   progress: Callable[[int, int], None] | None = None, cache: bool = True,
+                   deal: str = "as-dealt") -> Solved:
     """The lance solved at a score: from memory, the disk cache, or a fresh solve (then
     cached).  ``progress(done, total)`` per iteration while solving.
+
+    After the mus (``deal="after-mus"``) the solve is always cold (the deal solver, sizes
+    :data:`AFTER_MUS_EQ`; NashConv on ``eval_samples`` deals per sample set).
 
     With the default ``iterations`` a score not solved before is **warm-started** from the
     solver state of the nearest score of the same lance already solved (in memory or in
@@ -102,7 +129,7 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
         raise MusError("betting equilibria are not available with ten kings")
     if grid is None:
         grid = next_hand_grid(variant)
-    spec = score_spec(lance, pattern, variant, a, b, iterations=iterations, seed=seed, grid=grid)
+    spec = score_spec(lance, pattern, variant, a, b, iterations=iterations, seed=seed, grid=grid, deal=deal)
 
     def solve(sp: Spec, n_eval: int, start=None) -> Solved:
         cb = None
@@ -111,11 +138,14 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
 
             def cb(it, sec, ex):  # noqa: ARG001
                 progress(int(it), total)
-        s = get_solved(sp, progress=cb, cache=cache, eval_deals=int(n_eval), start=start, keep_state=True)
+        s = get_solved(sp, progress=cb, cache=cache, eval_deals=int(n_eval), start=start,
+                       keep_state=sp.solver == "vector")
         if s is None or s.partial:
             raise MusError("the equilibrium solve was interrupted")
         return s
 
+    if spec.solver == "deals":
+        return solve(spec, AFTER_MUS_EQ["eval"] if eval_samples is None else int(eval_samples))
     ev = DEFAULT_EQ_EVAL if eval_samples is None else int(eval_samples)
     if iterations is not None or not cache:
         return solve(spec, ev)
@@ -334,21 +364,25 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
     q = int(seat)
     team = q % 2
     k = game.seat_owner[q]
+    deal = sol.spec.deal
     out: dict[str, Any] = {"lance": lance, "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
-                           "iterations": sol.iterations, "warm_start": sol.spec.warm or None,
+                           "deal": deal, "iterations": sol.iterations, "warm_start": sol.spec.warm or None,
                            "strategy_source": sol.source,
                            "solve_seconds": round(float(sol.seconds), 2),
                            "nashconv": _nashconv(sol.exploit, _centre(sol)), "units": "P(win the game) for your team",
-                           "method": "Monte Carlo over deals of the other three hands given yours, each weighted by "
-                                     "the other players' equilibrium reach of the node"}
+                           "method": ("Monte Carlo over deals of the other three hands given yours" if deal == "as-dealt"
+                                      else "Monte Carlo over the after-mus deals in which you end with your hand")
+                           + ", each weighted by the other players' equilibrium reach of the node"}
     notes: list[str] = []
     if q not in tree.speakers:
         notes.append(f"you have no say in {lance} (you did not declare it): your partner answers for the team")
         out.update({"call": None, "answer": None, "notes": notes})
         return out
-    deals = _subgame_deals_for("as-dealt", variant, lance, pattern, hand_index, q, int(trials), int(seed), cards)
+    deals = _subgame_deals_for(deal, variant, lance, pattern, hand_index, q, int(trials), int(seed), cards)
     if deals.shape[0] == 0:
-        raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations")
+        raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations ({deal})")
+    if deals.shape[0] < trials:
+        notes.append(f"{deals.shape[0]:,} deals fit your hand and the declarations (asked {trials:,})")
     st, o, w = prepare(game, deals, variant, lance)
     n1, n2 = call_node(tree, q), answer_node(tree, q)
     r, V = _reach_values(game, sol.sigma, st, o, k, [x for x in (n1, n2) if x is not None])
@@ -465,7 +499,7 @@ def pushfold_frame(sol: Solved, variant: Variant, lance: str, pattern: int, a: i
     df = pd.concat(rows, ignore_index=True)
     df["mixed_call"] = (df["p_call"] > MIXED) & (df["p_call"] < 1 - MIXED)
     df["mixed_accept"] = (df["p_accept"] > MIXED) & (df["p_accept"] < 1 - MIXED)
-    df.attrs.update({"variant": variant.name, "rules": variant.describe(), "lance": lance,
+    df.attrs.update({"variant": variant.name, "rules": variant.describe(), "lance": lance, "deal": sol.spec.deal,
                      "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
                      "score": {"us": int(a), "them": int(b), "target": int(variant.target),
                                "order": "mano's team first"},

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from musstats.cli.common import RULES_EPILOG, SEAT_HELP, Command, finish, number, run_options, variant_options
+from musstats.cli.common import (RULES_EPILOG, SEAT_HELP, Command, deal_option, finish, number, run_options,
+                                 variant_options)
 
 __all__ = ["bet"]
 
@@ -18,9 +19,7 @@ __all__ = ["bet"]
                    "[default: your first turn].")
 @click.option("--declared", default=None, multiple=True,
               help="Pares and juego: who declared it, e.g. second:pares,postre:no-pares (a seat not named holds it).")
-@click.option("--deal", default="as-dealt", show_default=True,
-              type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False),
-              help="The hands as dealt, or after a mus round (all four asked, then discarded by the table).")
+@deal_option
 @click.option("--info", default="private", show_default=True, type=click.Choice(["private", "pooled"], case_sensitive=False),
               help="private: each player sees his own hand (the real game); pooled: each team sees both "
                    "its hands (perfect señas).")
@@ -66,19 +65,19 @@ def bet(cards, seat, lance, history, declared, deal, info, partner, tree, export
             from musstats.output.files import write_frame
 
             check_output(export, (".parquet", ".csv"), "strategy file")
-            df = betting.strategy_frame(lance, info=info.lower(), deal=deal.lower(), variant=variant)
+            df = betting.strategy_frame(lance, info=info.lower(), deal=deal, variant=variant)
             path = write_frame(df, export)
             click.echo(f"wrote {path} ({len(df):,} rows)", err=True)
             return
         if exploitability:
-            df = betting.exploitability_table(deal=deal.lower(), info=info.lower(), variant=variant, lance=lance)
+            df = betting.exploitability_table(deal=deal, info=info.lower(), variant=variant, lance=lance)
             finish(to_json({"meta": df.attrs, "rows": df.to_dict("records")}) if fmt == "json" else
                    render_exploitability(df))
             return
         if not lance:
             raise MusError("give --lance LANCE (grande|chica|pares|juego|punto), or --tree/--export/--exploitability")
         res = betting.bet(" ".join(cards), seat, lance=lance, history=history, declared=declared_txt,
-                          deal=deal.lower(), info=info.lower(), variant=variant, partner=" ".join(partner) or None,
+                          deal=deal, info=info.lower(), variant=variant, partner=" ".join(partner) or None,
                           **({"trials": number(trials, "--trials")} if trials is not None else {}),
                           **({"seed": number(seed, "--seed")} if seed is not None else {}))
     finish(emit_bet(res, fmt.lower()))

@@ -23,7 +23,7 @@ from musstats.base.errors import MusError
 from musstats.rules.labels import POLICY_HELP as _POLICIES
 
 __all__ = ["exit_now", "FORMATS", "SEAT_HELP", "POLICY_HELP", "RULES_EPILOG", "Command", "Group", "variant_options",
-           "target_option", "format_option", "run_options", "mc_options", "condition_options", "number",
+           "deal_option", "target_option", "format_option", "run_options", "mc_options", "condition_options", "number",
            "real", "progress_bar", "finish"]
 
 FORMATS = ("table", "json", "csv")
@@ -103,6 +103,15 @@ def format_option(f):
     """--format table|json|csv."""
     return click.option("--format", "fmt", default="table", show_default=True,
                         type=click.Choice(FORMATS, case_sensitive=False), help="Output format.")(f)
+
+
+def deal_option(f):
+    """--deal as-dealt|after-mus: the deal model of a betting equilibrium."""
+    return click.option("--deal", default="as-dealt", show_default=True,
+                        type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False),
+                        callback=lambda ctx, p, v: v.lower(),
+                        help="The hands as dealt, or after a mus round (all four asked, then discarded by "
+                             "the table).")(f)
 
 
 def run_options(f):

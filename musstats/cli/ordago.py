@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from musstats.cli.common import (RULES_EPILOG, Command, condition_options, finish, progress_bar, run_options,
-                                 target_option, variant_options)
+from musstats.cli.common import (RULES_EPILOG, Command, condition_options, deal_option, finish, progress_bar,
+                                 run_options, target_option, variant_options)
 from musstats.rules.seats import ACCEPTED_SEATS
 
 __all__ = ["LANCE_HELP", "ordago"]
@@ -26,17 +26,18 @@ LANCE_HELP = "grande|chica|pares|juego|punto"
 @click.option("--equilibrium/--no-equilibrium", default=True, show_default=True,
               help="Also solve the lance's betting at the score with P(win the game) as the payoff (the "
                    "equilibrium figures; cached on disk).")
+@deal_option
 @click.option("--iterations", type=str, default=None,
-              help="Iterations of the equilibrium solve, always from scratch [default: 200, or 30 more from "
-                   "the solve of a score at most 8 points away when one is cached].")
+              help="Iterations of the equilibrium solve, always from scratch [default: as dealt 200, or 30 more "
+                   "from the solve of a score at most 8 points away when one is cached; after the mus 400].")
 @click.option("--chart", is_flag=True, help="Draw the push/fold chart of the lance at the score (every hand and "
                                             "seat: call / accept frequency) to --out; no CARDS.")
 @click.option("--out", "out", type=str, default=None, help="With --chart: the image file (.png .svg .pdf).")
 @run_options
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
-def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equilibrium, iterations, chart, out,
-           threads, quiet, fmt) -> None:
+def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equilibrium, deal, iterations, chart,
+           out, threads, quiet, fmt) -> None:
     """Should we call an órdago at a lance, and accept or refuse one?
 
     Compares P(our team wins the lance), exact against random hands, with P(we win the
@@ -44,7 +45,8 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
     equilibrium opponents, solves the lance's betting at the score with P(win the game)
     as the payoff: P(they accept our órdago), P(we win the lance | they accept), P(we win
     the game) if we call or pass, and against an órdago P(we win the lance | they called
-    it) from the callers' range.
+    it) from the callers' range.  --deal after-mus: the equilibrium for the hands after a
+    mus round (a cold solve of about a minute the first time, then cached).
 
     Example: musstats ordago R R R R --seat mano --lance grande --score 20-35
 
@@ -68,7 +70,7 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
             raise MusError("--chart needs --out FILE (.png .svg .pdf)")
         if not equilibrium:
             raise MusError("--chart is the equilibrium's chart: drop --no-equilibrium")
-        _chart(lance, score, declared, variant, it, out, threads, quiet)
+        _chart(lance, score, declared, variant, it, out, threads, quiet, deal)
         return
     if out:
         raise MusError("--out goes with --chart")
@@ -78,31 +80,31 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
         with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
             res = compute(" ".join(cards), seat or "mano", lance=lance, score=score, variant=variant,
                           declared=declared or None, signal=signal or None, progress=bar, equilibrium=equilibrium,
-                          iterations=it, solve_progress=bar2)
+                          iterations=it, solve_progress=bar2, deal=deal)
     f = fmt.lower()
     finish(ordago_csv(res) if f == "csv" else to_json(res) if f == "json" else render_ordago_eq(res))
 
 
-def _chart(lance, score, declared, variant, iterations, out, threads, quiet) -> None:
+def _chart(lance, score, declared, variant, iterations, out, threads, quiet, deal) -> None:
     from musstats.analysis.ordago import pushfold
     from musstats.base.files import check_output
     from musstats.cli.common import number
     from musstats.output.files import IMAGE_EXTS
     from musstats.engines.run import threads as run_threads
     from musstats.output.plots import plot_pushfold_chart, save_figure
-    from musstats.output.render import warm_note
+    from musstats.output.render import deal_text, warm_note
     from musstats.rules import checks
 
     check_output(out, IMAGE_EXTS, "image")  # before any long computation
     with run_threads(checks.threads(number(threads, "--threads"))):
         with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
             df = pushfold(lance=lance, score=score, variant=variant, declared=declared or None,
-                          iterations=iterations, progress=bar, solve_progress=bar2)
+                          iterations=iterations, progress=bar, solve_progress=bar2, deal=deal)
     p = save_figure(plot_pushfold_chart(df, variant), out)
     nc = (df.attrs.get("nashconv") or {}).get("nashconv")
     sc = df.attrs["score"]
     finish(f"wrote {p}: push/fold chart of the órdago at {df.attrs['lance']}, {sc['us']}-{sc['them']} "
-           f"(mano's team first), {df.attrs['iterations']} iterations"
+           f"(mano's team first), {deal_text(df.attrs['deal'])}, {df.attrs['iterations']} iterations"
            + warm_note(df.attrs.get("warm_start"))
            + ", NashConv "
            f"{'–' if nc is None else f'{nc:.4f}'} P(win the game)\n")

@@ -591,7 +591,8 @@ def plot_pushfold_chart(df, variant: Variant | None = None, size=None):
     nc = (a.get("nashconv") or {}).get("nashconv")
     decl = f" · {a['declared']} declared" if a.get("declared") else ""
     _title(fig, f"Órdago a {LANCE_ES.get(lance, lance)} at {sc.get('us', '?')}-{sc.get('them', '?')} "
-                f"(mano's team first, a {sc.get('target', '?')}){decl} · equilibrium in P(win the game), "
+                f"(mano's team first, a {sc.get('target', '?')}){decl} · "
+                f"{'after the mus · ' if a.get('deal') == 'after-mus' else ''}equilibrium in P(win the game), "
                 f"{a.get('iterations', '?')} iterations, NashConv {'–' if nc is None else f'{nc:.4f}'} · hands "
                 f"from the strongest at {lance} (top left) · {_variant_tag(v)}")
     return fig

@@ -574,6 +574,11 @@ def warm_note(warm: str | None) -> str:
     return f" warm-started from the solve at {warm}" if warm else ""
 
 
+def deal_text(deal: str | None) -> str:
+    """``"hands as dealt"`` / ``"hands after the mus"``: the deal model of an equilibrium."""
+    return "hands after the mus" if deal == "after-mus" else "hands as dealt"
+
+
 def render_ordago_eq(res) -> str:
     """:func:`render_ordago` with the equilibrium figures beside the random-hands ones (when
     the result has them)."""
@@ -624,7 +629,7 @@ def render_ordago_eq(res) -> str:
         foot += (f"Equilibrium: the {d['lance']} betting"
                  + (f" ({eq['declared']} declared)" if eq.get("declared") else "")
                  + f" solved at {eq['score_team0']}-{eq['score_team1']} (mano's team first) with P(win the game) "
-                 f"as the payoff, {eq['iterations']} iterations"
+                 f"as the payoff, {deal_text(eq.get('deal'))}, {eq['iterations']} iterations"
                  + warm_note(eq.get("warm_start"))
                  + f" ({eq['strategy_source']}); NashConv {ncs} P(win the "
                  f"game); figures over {eq.get('deals', 0):,} deals weighted by the others' equilibrium reach "

@@ -159,6 +159,8 @@ class OrdagoParams(_Rules, _Hand):
     signal: Optional[Texts] = _p(None, "texts", "Your partner's seña (see /api/odds).")
     equilibrium: StrictBool = _p(False, "bool", "Also against equilibrium opponents: solve the lance's betting "
                                                 "at the score (about 10 s for a new score, cached).")
+    deal: StrictStr = _p("as-dealt", "text", "With equilibrium: the hands as-dealt or after-mus (a cold solve of "
+                                             "about a minute for a new score, cached).")
 
 
 class GameParams(_Rules):
@@ -346,6 +348,7 @@ def _shared_game_model(v, progress: Progress, **kw: Any):
 
 def _run_ordago(p: dict, progress: Progress, jobs: Any) -> Outcome:
     from musstats.analysis.ordago import ordago
+    from musstats.engines.betting.deals import check_deal
     from musstats.rules import checks
     from musstats.tables.context import make_context
 
@@ -354,6 +357,7 @@ def _run_ordago(p: dict, progress: Progress, jobs: Any) -> Outcome:
     make_context(v, p["hand"], p.get("seat", "mano"), declared=p.get("declared"), signal=p.get("signal"))
     checks.lance(p.get("lance", "grande"))
     checks.score(p.get("score", "0-0"), v.target)
+    check_deal(p.get("deal", "as-dealt"))
     model = _shared_game_model(v, progress)
     res = ordago(**p, model=model)
     return Outcome(_json(res), obj=res)

@@ -29,7 +29,8 @@ from musstats.engines.betting.tree import ALL_SEATS, LANCE_INDEX, contested, pat
 from musstats.rules.variant import Variant
 
 __all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
-           "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY", "EV_KEY",
+           "kept_subgame_deals", "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY",
+           "EV_KEY",
            "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
            "PLAYED_LANCES", "lance_parts", "stream_deals", "mus_round_deals", "deal_digest"]
 
@@ -182,6 +183,25 @@ def subgame_deals(deal: str, variant: Variant, lance: str, pattern: int, n: int,
     return subgame_pools(deal, variant, {(lance, pattern): n}, seed, key)[(lance, pattern)]
 
 
+@lru_cache(maxsize=6)
+def kept_subgame_deals(deal: str, variant: Variant, lance: str, pattern: int, n: int, seed: int, key: int
+                       ) -> np.ndarray:
+    """:func:`subgame_deals`, kept in memory and, after the mus, in the disk cache (a rare
+    subgame's deals take a minute to find: punto is 2 % of the deals after a round).  The
+    name holds the deal model's digest, so deals of other cut flags or discard tables are
+    never read."""
+    if deal == "as-dealt":
+        return subgame_deals(deal, variant, lance, pattern, n, seed, key)
+    from musstats.engines.betting.cache import load_array, save_array
+
+    name = f"subgame-deals-{deal}-{deal_digest(deal, variant)}-{lance}-{pattern}-{n}-{seed}-{key}"
+    arr = load_array(name)
+    if arr is None:
+        arr = subgame_deals(deal, variant, lance, pattern, n, seed, key)
+        save_array(name, arr)
+    return arr
+
+
 # ---------------------------------------------------------------------------
 # deals conditioned on one player's hand
 
@@ -191,7 +211,7 @@ def _after_mus_pool(variant: Variant, n: int, seed: int) -> np.ndarray:
     """A pool of after-mus deals, cached in memory and on disk (the cache folder)."""
     from musstats.engines.betting.cache import load_array, save_array
 
-    name = f"after-mus-pool-{variant.deck}-{variant.juego_real}-{n}-{seed}"
+    name = f"after-mus-pool-{variant.deck}-{variant.juego_real}-{deal_digest('after-mus', variant)}-{n}-{seed}"
     arr = load_array(name)
     if arr is None:
         blocks = [block_deals("after-mus", variant, seed, EV_KEY, b) for b in range(-(-n // BLOCK))]

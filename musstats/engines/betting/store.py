@@ -269,7 +269,7 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
     game = spec.game()
     v = spec.variant
     sg = (spec.lance, spec.pattern)
-    train = pools["train"] if pools else D.subgame_pools(spec.deal, v, {sg: pool}, spec.seed, D.TRAIN_KEY)[sg]
+    train = pools["train"] if pools else D.kept_subgame_deals(spec.deal, v, *sg, pool, spec.seed, D.TRAIN_KEY)
     st, o, _ = prepare(game, train[: pool], v, spec.lance)
     n = st.shape[0]
     B = min(batch, n)
@@ -367,8 +367,8 @@ def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, hist
 def _samples(spec: Spec, game: Game, n: int):
     v = spec.variant
     sg = (spec.lance, spec.pattern)
-    a = D.subgame_pools(spec.deal, v, {sg: n}, spec.seed, D.CHOOSE_KEY)[sg]
-    b = D.subgame_pools(spec.deal, v, {sg: n}, spec.seed, D.EVAL_KEY)[sg]
+    a = D.kept_subgame_deals(spec.deal, v, *sg, n, spec.seed, D.CHOOSE_KEY)
+    b = D.kept_subgame_deals(spec.deal, v, *sg, n, spec.seed, D.EVAL_KEY)
     return prepare(game, a, v, spec.lance), prepare(game, b, v, spec.lance)
 
 
