@@ -46,7 +46,8 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
     as the payoff: P(they accept our órdago), P(we win the lance | they accept), P(we win
     the game) if we call or pass, and against an órdago P(we win the lance | they called
     it) from the callers' range.  --deal after-mus: the equilibrium for the hands after a
-    mus round (a cold solve of about a minute the first time, then cached).
+    mus round (a cold solve: 15 s for a new score of grande, more for a rare lance
+    the first time; cached).
 
     Example: musstats ordago R R R R --seat mano --lance grande --score 20-35
 

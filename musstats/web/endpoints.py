@@ -159,8 +159,8 @@ class OrdagoParams(_Rules, _Hand):
     signal: Optional[Texts] = _p(None, "texts", "Your partner's seña (see /api/odds).")
     equilibrium: StrictBool = _p(False, "bool", "Also against equilibrium opponents: solve the lance's betting "
                                                 "at the score (about 10 s for a new score, cached).")
-    deal: StrictStr = _p("as-dealt", "text", "With equilibrium: the hands as-dealt or after-mus (a cold solve of "
-                                             "about a minute for a new score, cached).")
+    deal: StrictStr = _p("as-dealt", "text", "With equilibrium: the hands as-dealt or after-mus (a cold solve: "
+                                             "15 s for a new score of grande, more for a rare lance; cached).")
 
 
 class GameParams(_Rules):

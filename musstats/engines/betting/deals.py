@@ -30,8 +30,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "kept_subgame_deals", "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY",
-           "EV_KEY",
-           "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
+           "EV_KEY", "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
            "PLAYED_LANCES", "lance_parts", "stream_deals", "mus_round_deals", "deal_digest"]
 
 DEALS = ("as-dealt", "after-mus")
