@@ -222,6 +222,55 @@ def test_fixed_point_sweeps_on_a_game_with_a_known_answer():
     assert k == least
 
 
+@pytest.mark.parametrize("start", ["nobody", "plain"])
+@pytest.mark.parametrize("zero_sum", [True, False])
+def test_sweeps_on_a_zero_sum_game_end_with_no_mus(start, zero_sum):
+    # the no-trade theorem (Milgrom and Stokey 1982; README, "Cut flags"): when the mus adds
+    # G to one team and -G to the other, and the hand is played the same whoever cut, no flags
+    # under which the mus happens are a fixed point unless every asking hand is indifferent.
+    # A toy Mus: independent hands, the round adds g(h) to its holder's team (weak hands gain),
+    # with the exact pivot gains.  From nobody cutting, and from the plain comparison (cut when
+    # g(h) < 0, ignoring who asks), the sweeps must end where some seat cuts with every hand;
+    # the same sweeps on a game of common interest (the round adds g(h) to everybody) end with
+    # everybody asking when his hand gains.
+    from musstats.analysis import discard_table as dt
+
+    h_n = T.n_hands
+    g = np.linspace(-1.0, 1.0, h_n) ** 3  # what a round adds to the holder's team
+    sign = np.array([1.0, -1.0, 1.0, -1.0]) if zero_sum else np.ones(4)  # whom the holder's gain goes to
+
+    def runner(func, chunks, job):
+        _, cut, *_ = job
+        ask = ~cut
+        out = []
+        for chunk in chunks:
+            part = []
+            for s, h in chunk:
+                if any(not ask[q].any() for q in range(4) if q != s):
+                    part.append((s, h, 0.0, 0.0))  # the mus cannot happen: the flag does not matter
+                    continue
+                # E[G for s's team | h, the other three ask]: their hands are uniform on their asking hands
+                mus = g[h] + sum(sign[s] * sign[q] * g[ask[q]].mean() for q in range(4) if q != s)
+                part.append((s, h, -mus, 1e-9))  # the gain of cutting over the round
+            out.append(part)
+        return out
+
+    pol = get_policy("table", V)[0]
+    first = np.zeros((4, h_n), bool) if start == "nobody" else np.tile(g < 0, (4, 1))
+    fp = dt.cut_fixed_point(pol, V, start=first, runner=runner, max_iter=50)
+    assert fp.converged and fp.sweeps[-1].changed == 0
+    p_all_ask = np.prod((~fp.cut).mean(axis=1))
+    if zero_sum:
+        assert p_all_ask == 0.0 and fp.cut.all(axis=1).any()  # somebody cuts with every hand
+    else:
+        assert p_all_ask > 0.3 and not fp.cut[:, g > 0].any()
+
+
+def test_recorded_fixed_points_never_play_the_mus():
+    # the fixed point recorded beside the shipped flags obeys the theorem: a seat cuts with every hand
+    assert _shipped()["cut_fixed"].all(axis=1).any()
+
+
 def test_shipped_cut_flags_rebuild():
     # the shipped flags (the plain comparison, the fixed point's start), rebuilt for every 16th hand
     from musstats.analysis.discard_table import cut_flags_for

@@ -195,6 +195,10 @@ def test_mus_columns_are_the_mus_computation(small):
         assert row["mus_gain"] == adv.diff and row["mus_gain_se"] == adv.diff_se
         assert row["advice"] == ("cut" if adv.advice == "cut" else "mus")
         assert row["best_discard"] == 4 - (0 if row["best_keep"] == "–" else len(row["best_keep"].split()))
+        bet = adv.betting  # and the comparison with betting, as `mus` prints it
+        assert bet is not None and row["mus_keep_bet"] == bet["keep"]
+        assert row["mus_gain_bet"] == bet["difference"]["value"] and row["mus_gain_bet_se"] == bet["difference"]["se"]
+        assert row["advice_bet"] == ("cut" if bet["advice"] == "cut" else "mus")
         # cutting, on the deals in which the other three ask, is the exact showdown with the
         # other seats' hands restricted to those they do not cut with
         ctx = make_context(Variant(), hand, seat)
@@ -202,6 +206,8 @@ def test_mus_columns_are_the_mus_computation(small):
         assert abs(row["mus_cut_ev"] - np.nansum(ex[:, 4])) < 4 * adv.cut_total_se
     assert np.allclose(small["mus_gain"], small["mus_ev_total"] - small["mus_cut_ev"])
     assert ((small["advice"] == "cut") == (small["mus_gain"] <= 0)).all()
+    assert ((small["advice_bet"] == "cut") == (small["mus_gain_bet"] <= 0)).all()
+    assert (small["mus_gain_bet_se"] > small["mus_gain_se"]).all()  # the betting gains add their own error
     assert (small["advice_close"] == (small["mus_gain"].abs() < 2 * small["mus_gain_se"])).all()
     assert (small["mus_gain_se"] > 0).all()
     assert ((small["p_others_ask"] > 0) & (small["p_others_ask"] < 1)).all()

@@ -16,6 +16,12 @@ Columns (``LANCES`` = grande chica pares juego punto):
   thrown), the others discarding by the strategy table; ``mus_gain`` ± ``mus_gain_se`` =
   their difference (common random numbers); ``advice`` = ``cut`` when ``mus_gain <= 0``
   else ``mus``, ``advice_close`` when ``|mus_gain| < 2 SE``;
+* the same comparison with betting, as ``musstats mus`` prints it ("With betting"): every
+  lance bet by the shipped equilibrium strategies (the en-paso stones plus the betting gain
+  of the hand kept by cutting and of the final hand after the draw, on the deals in which
+  the other three ask): ``mus_keep_bet`` (the keep-set that is best with betting),
+  ``mus_gain_bet`` ± ``mus_gain_bet_se`` (asking minus cutting) and ``advice_bet``; NaN and
+  ``–`` where the gain tables do not ship (anything but plain 8 reyes, one mus round);
 * ``ev_bet_<lance>`` and ``ev_bet_total``: the expected net stones of the hand under
   equilibrium betting of every lance (the shipped strategies, hands as dealt; Monte Carlo
   over 1,000,000 deals, :func:`musstats.analysis.betting.ev_table`), beside the en-paso
@@ -68,7 +74,8 @@ COLUMNS = (
     ["hand", "hand_index", "seat", "deal_freq"]
     + [f"{st}_{lance}" for lance in LANCES for st in ("p_team", "p_self", "ev_net")]
     + ["ev_net_total", "p_others_ask", "mus_cut_ev", "best_keep", "best_discard", "mus_ev_total", "mus_se_total",
-       "mus_gain", "mus_gain_se", "advice", "advice_close"]
+       "mus_gain", "mus_gain_se", "advice", "advice_close", "mus_keep_bet", "mus_gain_bet", "mus_gain_bet_se",
+       "advice_bet"]
     + [f"p_ordago_{lance}" for lance in LANCES]
     + ["ordago_break_even_call", "ordago_break_even_accept", "ordago_call"]
     + [f"ev_bet_{lance}" for lance in LANCES] + ["ev_bet_total"]
@@ -225,6 +232,13 @@ def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
             "mus_ev_total": float(adv.mus_ev.sum()), "mus_se_total": adv.mus_total_se,
             "mus_gain": adv.diff, "mus_gain_se": adv.diff_se,
             "advice": "cut" if adv.diff <= 0 else "mus", "advice_close": bool(abs(adv.diff) < CLOSE_SE * adv.diff_se),
+        })
+        bet = adv.betting  # the same comparison with betting (None where the gain tables do not ship)
+        row.update({
+            "mus_keep_bet": bet["keep"] if bet else "–",
+            "mus_gain_bet": bet["difference"]["value"] if bet else float("nan"),
+            "mus_gain_bet_se": bet["difference"]["se"] if bet else float("nan"),
+            "advice_bet": ("cut" if bet["difference"]["value"] <= 0 else "mus") if bet else "–",
         })
         calls = []
         call_be, accept_be = job.break_even[s % 2]

@@ -54,6 +54,9 @@ def seat_table(df, seat: str):
         "Best keep": d["best_keep"],
         "Mus − cut": [f"{g:+.3f} ± {s:.3f}" for g, s in zip(d["mus_gain"], d["mus_gain_se"])],
         "Advice": [a + (" (close)" if c else "") for a, c in zip(d["advice"], d["advice_close"])],
+        "Mus − cut, betting": ["–" if g != g else f"{g:+.3f} ± {s:.3f}"
+                               for g, s in zip(d["mus_gain_bet"], d["mus_gain_bet_se"])],
+        "Advice, betting": d["advice_bet"],
         "Órdago at 0-0": d["ordago_call"],
     })
     return out
@@ -115,7 +118,9 @@ def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
         "### Strategy by seat", "",
         "P(team) per lance is exact (cutting now); *Mus − cut* is the gain of one mus round keeping *Best keep*, "
         "on the deals in which the other three ask for mus (as `musstats mus`); *(close)* = within 2 standard "
-        "errors; *Órdago at 0-0* lists the lances this hand can bet in where calling pays.", "",
+        "errors; *Mus − cut, betting* and *Advice, betting* are the same comparison with every lance bet by the "
+        "shipped equilibrium strategies (8 reyes; the keep-set best with betting); *Órdago at 0-0* lists the "
+        "lances this hand can bet in where calling pays.", "",
     ]
     for seat in [s for s in SEATS if s in set(df["seat"])]:
         lines += [f"<details><summary>{SEAT_ES[seat]} — {v.name}</summary>", "",
