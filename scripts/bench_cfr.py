@@ -16,13 +16,20 @@ the deal solver).  Reported per run:
 * the last measured bracket [lower, in-sample] with the standard errors.
 
 Times exclude the measurements.  A run stops once the in-sample estimate is below
-``--stop`` (default 0.015) or the budget is spent.  Medians over the runs of this one
+``--stop`` (default 0.015) or the budget is spent.
+
+``--snapshots 30,60,120`` measures instead the strategies reached after those seconds of
+training, once the training is over, each on ``--snapshot-eval`` samples per owner (vector;
+deals per sample set for the deal solver; pooled teams on ``--eval-pairs``): on a million
+samples the bracket [lower, in-sample] closes to a few thousandths, so the time to a NashConv
+is read from a tight measurement instead of the biased in-sample estimate of a small one.  Medians over the runs of this one
 invocation are printed at the end, with the machine load before and after (``uptime``)
 and the numba threads.  ``--json FILE`` writes every row.
 
     python scripts/bench_cfr.py [--lances grande,chica,punto,pares,juego] [--info private,pooled]
                                 [--patterns all|full] [--deal as-dealt|after-mus] [--budget 150]
                                 [--every 100] [--eval 10000] [--eval-pairs 2000] [--json FILE]
+    python scripts/bench_cfr.py --snapshots 30,60,120 --snapshot-eval 1000000 [--budget 120] ...
 """
 
 from __future__ import annotations
@@ -70,8 +77,15 @@ def main(argv=None) -> int:
                     help="samples of the opponents per pooled team and measurement (each enumerates every pair "
                          "of the team's hands)")
     ap.add_argument("--stop", type=float, default=0.015, help="stop once the in-sample NashConv is below this")
+    ap.add_argument("--snapshots", default=None,
+                    help="comma-separated seconds of training: measure the strategies reached then, after training")
+    ap.add_argument("--snapshot-eval", type=int, default=1_000_000,
+                    help="samples (vector) or deals (deals) per owner and sample set for each snapshot")
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
+    snaps = sorted(float(x) for x in args.snapshots.split(",")) if args.snapshots else []
+    if snaps:
+        args.budget = max(args.budget, snaps[-1])
     v = Variant()
     lances = args.lances.split(",")
     sgs = [sg for sg in D.SUBGAMES if sg[0] in lances and (args.patterns == "all" or sg[1] == 15)]
@@ -89,13 +103,28 @@ def main(argv=None) -> int:
             stop_flag = {"stop": False}
             t_train = {"s": 0.0}
 
+            taken: list[list] = []  # [checkpoint, seconds of training, strategy]
+
             def progress(it, sec, ex):
                 t_train["s"] = sec
+                for tk in taken:  # a snapshot taken in this iteration's evaluate: its training time
+                    if tk[1] is None:
+                        tk[1] = sec
+
+            def snapshot(sig):
+                # called every --every iterations, before progress; t_train = the time at the previous call
+                if len(taken) < len(snaps) and t_train["s"] >= snaps[len(taken)]:
+                    taken.append([snaps[len(taken)], None, sig.copy()])
+                    while len(taken) < len(snaps) and t_train["s"] >= snaps[len(taken)]:
+                        taken.append([snaps[len(taken)], None, taken[-1][2]])
+                return float("nan")
 
             if spec.solver == "vector":
                 vg = vector_game(game, v, pat)
 
                 def evaluate(sig):
+                    if snaps:
+                        return snapshot(sig)
                     e = vector_exploitability(vg, sig, args.eval, spec.seed, key_offset=200, n_pairs=args.eval_pairs)
                     marks.append((0, 0.0, e.nashconv, e.nashconv_se, e.nashconv_in, e.nashconv_in_se))
                     if e.nashconv_in < args.stop:
@@ -112,7 +141,7 @@ def main(argv=None) -> int:
                 sg = (lance, pat)
                 tr = D.subgame_pools(args.deal, v, {sg: spec.pool}, spec.seed, D.TRAIN_KEY)[sg]
                 st, o, _ = prepare(game, tr, v, lance)
-                A, B = _samples(spec, game, args.eval)
+                A, B = _samples(spec, game, args.snapshot_eval if snaps else args.eval)
                 n, bsz = st.shape[0], min(spec.batch, st.shape[0])
 
                 def data(t):
@@ -120,6 +149,8 @@ def main(argv=None) -> int:
                     return st[idx], o[idx], np.full(bsz, 1.0 / bsz)
 
                 def evaluate(sig):
+                    if snaps:
+                        return snapshot(sig)
                     e = exploitability(game, sig, A, B)
                     marks.append((0, 0.0, e.nashconv, e.nashconv_se, e.nashconv_in, e.nashconv_in_se))
                     if e.nashconv_in < args.stop:
@@ -130,6 +161,24 @@ def main(argv=None) -> int:
                 s = _timed_solve_game(solve_game, game, data, spec, args, evaluate, progress, stop_flag, t_train)
                 per_it = bsz
                 unit = "deals"
+            if snaps:
+                while len(taken) < len(snaps):  # the budget ended between two calls: the final strategy
+                    taken.append([snaps[len(taken)], s.seconds, s.sigma.copy()])
+                for cp, sec, sig in taken:
+                    m0 = time.perf_counter()
+                    if spec.solver == "vector":
+                        e = vector_exploitability(vg, sig, args.snapshot_eval, spec.seed, key_offset=300,
+                                                  n_pairs=args.eval_pairs)
+                    else:
+                        e = exploitability(game, sig, A, B)
+                    print(f"{name:28s} {info:8s} after {sec:6.1f} s of training: NashConv [{e.nashconv:.4f} ± "
+                          f"{e.nashconv_se:.4f}, {e.nashconv_in:.4f} ± {e.nashconv_in_se:.4f}] on "
+                          f"{args.snapshot_eval:,} ({time.perf_counter() - m0:.0f} s to measure)", flush=True)
+                    rows.append({"subgame": name, "info": info, "snapshot": cp, "train_s": sec,
+                                 "lo": e.nashconv, "lo_se": e.nashconv_se, "in": e.nashconv_in,
+                                 "in_se": e.nashconv_in_se, "samples": args.snapshot_eval,
+                                 "it_per_s": s.iterations / max(s.seconds, 1e-9)})
+                continue
             hist = [(it, sec, *m[2:]) for (it, sec, _), m in zip(s.history, marks)]
 
             def first(th, col):
@@ -154,7 +203,15 @@ def main(argv=None) -> int:
                   f"{r['final_in']:.4f} ± {r['final_in_se']:.4f}] at {r['final_iteration']} it, "
                   f"train {r['train_s']:.1f} s", flush=True)
     load1 = _load()
-    if rows:
+    if rows and snaps:
+        for info in args.info.split(","):
+            for cp in snaps:
+                sel = [r for r in rows if r["info"] == info and r["snapshot"] == cp]
+                ok = sum(1 for r in sel if r["in"] <= 0.02)
+                print(f"# {info}, after {cp:g} s: NashConv <= 0.02 by the in-sample (upper) estimate in {ok} of "
+                      f"{len(sel)} subgames, by the lower bound in {sum(1 for r in sel if r['lo'] <= 0.02)}; "
+                      f"largest in-sample {max((r['in'] for r in sel), default=float('nan')):.4f}")
+    elif rows:
         def med(key, sel=lambda r: True):
             xs = [r[key] for r in rows if sel(r) and r[key] == r[key]]
             return statistics.median(xs) if xs else float("nan")

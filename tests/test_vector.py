@@ -192,3 +192,32 @@ def test_vector_best_response_gain_is_the_deal_solvers_on_the_enumerated_deals(l
             assert got.value0 == pytest.approx(want.value, rel=1e-9, abs=1e-12)
         checked += 1
     assert checked >= 2
+
+
+@pytest.mark.parametrize("lance,pattern", [("grande", 15), ("pares", 15), ("juego", 0b1011)])
+def test_pair_tables_give_the_enumerated_pairs_weights(lance, pattern):
+    """A pooled team reads the summed weights of its pairs from a table per deck its opponents
+    leave (vector.pair_table); the same samples with the pairs enumerated per sample (the
+    reference, pair_tables=False) give the same regrets and best-response gains."""
+    from musstats.engines.betting.vector import (deck_codes, draw_others, owner_gain, remaining_decks,
+                                                 vector_game, vector_regrets)
+
+    v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 3)
+    ref = vector_game(game, v, pattern, pair_tables=False)
+    rmap, radix = deck_codes(vg.cls_cnt)
+    rems = remaining_decks(vg.cls_cnt, 8)
+    assert rems.shape[0] == (5715 if v.deck == "8-reyes" else -1) and (rmap >= 0).sum() == rems.shape[0]
+    assert (rmap[rems @ radix] == np.arange(rems.shape[0])).all()
+    pairs = [k for k in range(vg.n_owners) if vg.partner_seat(k) >= 0 and vg.own_nodes[k].shape[0]]
+    assert pairs and all(vg.pair_tables[int(vg.ow[3, k])].shape[0] == rems.shape[0] for k in pairs)
+    sigT = vg.from_game(sigma)
+    for k in pairs:
+        hands, _ = draw_others(vg, k, 40, 9, (55, k))
+        sw = np.linspace(0.5, 2.0, 40)
+        got, want = vector_regrets(vg, k, sigma, hands, sw), vector_regrets(ref, k, sigma, hands, sw)
+        scale = np.abs(want).max()
+        assert scale > 0
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * scale)
+        g = owner_gain(vg, sigT, k, 40, 0, samples=((hands, sw), (hands, sw)))
+        w = owner_gain(ref, sigT, k, 40, 0, samples=((hands, sw), (hands, sw)))
+        assert g.gain_in == pytest.approx(w.gain_in, rel=1e-10, abs=1e-13)

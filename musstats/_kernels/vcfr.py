@@ -20,7 +20,10 @@ other three fit)``), which neither regret matching nor ratio estimates see.
 A pooled team that enumerates its partner too (owner kind 2) is sampled differently: a
 sample deals only the two opponents and weighs every pair of the team's hands by its
 exact probability given their eight cards, summed per pooled state
-(:func:`_prepare_pairs`); its value vectors are indexed by state.
+(:func:`_prepare_pairs`); its value vectors are indexed by state.  Those sums depend only on
+the cards per class the opponents leave, so they are computed once for every such deck
+(:func:`pair_weights`, a few thousand with 8 reyes) and read per sample: a table row
+instead of some 100,000 pairs.
 
 The others' reach is one number per node (their hands are fixed); the values of ``k`` are
 vectors over the enumerated hands: one backward pass updates every infoset of ``k`` that
@@ -40,14 +43,17 @@ and its own accumulator, summed afterwards in task order: the results do not dep
 the number of threads.  One call can update several owners (one launch of the thread
 pool: on a loaded machine each launch can wait for a time slice).
 
-Packed arguments: ``G = (tr, ow, order, Lall, Ln, pos, eseat)`` -- the tree ``tr`` int64
+Packed arguments: ``G = (tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix)`` -- the tree ``tr`` int64
 [8, N] (rows ``T_*``: terminal?, first child, actions, owner (-1 at terminals), row of the
 terminal in ``U``, offset of the node's actions in its owner's block, row of the node in
 the value array, index among the terminal nodes), the owners ``ow`` int64 [5, owners]
 (rows ``O_*``: first row, states, kind 0 seat / 1 team / 2 team enumerating its pairs, the
 seat or team, team), the
 decision nodes children first (``order``), each seat's hands that fit (``Lall[q,
-:Ln[q]]``), their positions ``pos`` and each owner's enumerated seat ``eseat``; and ``D =
+:Ln[q]]``), their positions ``pos`` and each owner's enumerated seat ``eseat``; the pair
+tables of the two teams (:func:`pair_weights`, empty when a team does not enumerate its
+pairs or the table is not built) with the row ``rmap[code]`` of each remaining deck, ``code
+= sum(rem * radix)``; and ``D =
 (card_class, idx4, cls_cnt, nzc, nzn, nnz, binom, tab, hold, req)`` -- the class of each
 physical card, the hand index of 4 classes, the cards per class, each hand's classes and
 counts, binomials, the lance table, who holds the lance and what each seat must hold
@@ -66,8 +72,8 @@ from musstats._kernels.exact import _ways
 from musstats._kernels.lances import seat_row
 
 __all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "O_TB", "O_M",
-           "O_KIND", "O_IDX", "O_TEAM", "sample_others", "own_weights", "vec_regrets", "vec_terminal_sums",
-           "vec_values", "dcfr_update_owner", "average_owner", "own_reach_terminal"]
+           "O_KIND", "O_IDX", "O_TEAM", "sample_others", "own_weights", "pair_weights", "vec_regrets",
+           "vec_terminal_sums", "vec_values", "dcfr_update_owner", "average_owner", "own_reach_terminal"]
 
 T_TERM, T_FIRST, T_NACT, T_OWNER, T_TROW, T_NOFF, T_ROW, T_TZ = range(8)
 O_TB, O_M, O_KIND, O_IDX, O_TEAM = range(5)
@@ -164,23 +170,59 @@ def _other_states(hs, k, ow, pos, lance, col, tab, ostate):
             ostate[k2] = team_state(hs[q2], hs[q2 + 2], q2, lance, col, tab)
 
 
+@njit(cache=True, parallel=True)
+def pair_weights(rems, t, lance, col, req, hold, tab, nzc, nzn, nnz, binom, M):
+    """For every remaining deck ``rems[r]`` (cards per class once the opponents' eight are
+    dealt): ``W[r, s]`` = the sum of ``ways(h1 | rem) ways(h2 | rem - h1)`` over the pairs (hand
+    ``h1`` at seat ``t``, ``h2`` at seat ``t + 2``) that fit the declarations and fall in
+    pooled state ``s`` (:func:`team_state`): float64 [len(rems), M], the weights of
+    :func:`_prepare_pairs` before their normalisation (integers, exact)."""
+    R = rems.shape[0]
+    H = tab.shape[0]
+    W = np.zeros((R, M))
+    for r in prange(R):
+        rem = rems[r].copy()
+        for h1 in range(H):
+            if req[t] >= 0 and hold[h1] != req[t]:
+                continue
+            w1 = _ways(h1, rem, nzc, nzn, nnz, binom)
+            if w1 == 0:
+                continue
+            for i in range(nnz[h1]):
+                rem[nzc[h1, i]] -= nzn[h1, i]
+            sa = seat_row(h1, t, tab)[lance]
+            va = tab[h1, col] if col >= 0 else 0
+            for h2 in range(H):
+                if req[t + 2] >= 0 and hold[h2] != req[t + 2]:
+                    continue
+                w2 = _ways(h2, rem, nzc, nzn, nnz, binom)
+                if w2 == 0:
+                    continue
+                sb = seat_row(h2, t + 2, tab)[lance]
+                st = 2 * h1 if sa > sb else 2 * h2 + 1
+                if col >= 0:
+                    st = st * 7 + va + tab[h2, col]
+                W[r, st] += float(w1) * float(w2)
+            for i in range(nnz[h1]):
+                rem[nzc[h1, i]] += nzn[h1, i]
+    return W
+
+
 @njit(cache=True, inline="always")
-def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate):
+def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, PW, rmap, radix):
     """One sample of a team owner ``k`` whose partner is enumerated too (kind 2): the
     opponents' hands ``hs`` are fixed and every pair (hand at seat t, hand at seat t + 2)
     that fits the declarations is weighed by its exact probability given the opponents'
     eight cards, ``ways(h1 | rem) ways(h2 | rem - h1) / (C(n, 4) C(n - 4, 4))``; the
     weights are summed per pooled state (:func:`team_state`), whose outcome the state
-    decides (the team's best score and its values).  ``wj``, ``oj`` are indexed by state
-    (``sj[s] = s``).  Returns the sum of the weights."""
+    decides (the team's best score and its values).  With the team's table ``PW`` (not
+    empty) the sums are its row for the remaining deck (:func:`pair_weights`).  Only the
+    states that weigh something are kept: ``wj[:nj]``, ``oj[:nj]`` with their states
+    ``sj[:nj]``.  Returns (the sum of the weights, ``nj``)."""
     nzc, nzn, nnz, binom, tab = D[3], D[4], D[5], D[6], D[7]
     t = ow[O_IDX, k]
     M = ow[O_M, k]
     _other_states(hs, k, ow, pos, lance, col, tab, ostate)
-    for s in range(M):
-        wj[s] = 0.0
-        sj[s] = s
-        oj[s] = 0
     n_rem = 0
     for c in range(rem.shape[0]):
         n_rem += rem[c]
@@ -190,9 +232,34 @@ def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate):
     so_a = seat_row(hs[o], o, tab)[lance]
     so_b = seat_row(hs[o + 2], o + 2, tab)[lance]
     vo = tab[hs[o], col] + tab[hs[o + 2], col] if col >= 0 else 0
+    wsum = 0.0
+    if PW.shape[0] > 0:
+        code = 0
+        for c in range(rem.shape[0]):
+            code += rem[c] * radix[c]
+        r = rmap[code]
+        nj = 0
+        for s in range(M):
+            w = PW[r, s] * inv
+            if w != 0.0:
+                b = s // 7 if col >= 0 else s
+                best = max(seat_row(b // 2, t + 2 * (b % 2), tab)[lance], max(so_a, so_b))
+                vt = s % 7 if col >= 0 else 0
+                if t == 0:
+                    oj[nj] = outcome_of_scores(best, so_a, 0, so_b, vt, vo)
+                else:
+                    oj[nj] = outcome_of_scores(so_a, best, so_b, 0, vo, vt)
+                wj[nj] = w
+                sj[nj] = s
+                nj += 1
+                wsum += w
+        return wsum, nj
+    for s in range(M):
+        wj[s] = 0.0
+        sj[s] = s
+        oj[s] = 0
     req, hold = D[9], D[8]
     H = tab.shape[0]
-    wsum = 0.0
     for h1 in range(H):
         if req[t] >= 0 and hold[h1] != req[t]:
             continue
@@ -225,20 +292,27 @@ def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate):
             wsum += w
         for i in range(nnz[h1]):
             rem[nzc[h1, i]] += nzn[h1, i]
-    return wsum
+    nj = 0  # the states that weigh something, first (in place: nj <= s)
+    for s in range(M):
+        if wj[s] != 0.0:
+            wj[nj] = wj[s]
+            sj[nj] = s
+            oj[nj] = oj[s]
+            nj += 1
+    return wsum, nj
 
 
 @njit(cache=True, inline="always")
-def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate):
+def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate, PW, rmap, radix):
     """One sample: the weights ``wj``, states ``sj`` (of owner ``k``) and outcome codes ``oj``
-    of the enumerated hands, and the fixed states ``ostate`` of the other owners.  Returns
-    the sum of the weights."""
+    of the enumerated hands (or pairs' states), and the fixed states ``ostate`` of the other
+    owners.  Returns (the sum of the weights, how many entries of ``wj`` are used)."""
     cls_cnt, nzc, nzn, nnz, binom, tab = D[2], D[3], D[4], D[5], D[6], D[7]
     _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem)
     for q in range(4):
         hs[q] = hb[q]
     if ow[O_KIND, k] == 2:
-        return _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate)
+        return _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, PW, rmap, radix)
     _other_states(hs, k, ow, pos, lance, col, tab, ostate)
     team_k = ow[O_KIND, k] == 1
     tk = ow[O_IDX, k]
@@ -278,7 +352,7 @@ def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj
             sj[j] = team_state(hs[tk], hs[tk + 2], tk, lance, col, tab)
         else:
             sj[j] = j
-    return wsum
+    return wsum, L.shape[0]
 
 
 @njit(cache=True, inline="always")
@@ -344,7 +418,7 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
     backward pass visits the decision nodes in ``order`` (children first), their values in
     rows ``T_ROW`` (``n_term .. n_term + n_vrows``, reused) of a work array of the dtype of
     ``SIG``."""
-    tr, ow, order, Lall, Ln, pos, eseat = G
+    tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix = G
     card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
     n_chunks = bounds.shape[0] - 1
     n_tasks = owners.shape[0] * n_chunks
@@ -360,7 +434,7 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
         seat2, M = _enumerated(ow, k, Ln[seat])
         L = Lall[seat, :Ln[seat]]
         sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
-        direct = ow[O_KIND, k] != 1
+        direct = ow[O_KIND, k] == 0
         rb = ow[O_TB, k]
         val = np.zeros((n_term + n_vrows, M), SIG.dtype)
         rr = np.zeros(n_nodes)
@@ -387,9 +461,11 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
                 for q in range(4):
                     hb[q] = hands[b, q]
                 swb = sw[b]
-            ws += _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate)
+            wb, Mj = _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj,
+                              ostate, PW0 if ow[O_IDX, k] == 0 else PW1, rmap, radix)
+            ws += wb
             _forward(tr, ow, SIG, k, ostate, rr)
-            _terminal_rows(val, U, oj, wj, 1.0, n_term, M, False)
+            _terminal_rows(val, U, oj, wj, 1.0, n_term, Mj, False)
             for oi in range(order.shape[0]):
                 n = order[oi]
                 if rr[n] == 0.0:
@@ -401,7 +477,7 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
                 if k2 == k:
                     a0 = tr[T_NOFF, n]
                     g = sgn * rr[n]
-                    for j in range(M):
+                    for j in range(Mj):
                         gw[j] = g * wj[j]
                     if direct:
                         for a in range(na):
@@ -409,23 +485,23 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
                             sr = rb + a0 + a
                             lr = a0 + a
                             if a == 0:
-                                for j in range(M):
+                                for j in range(Mj):
                                     x = val[cr, j]
                                     acc[p, lr, j] += gw[j] * x
                                     val[vr, j] = SIG[sr, j] * x
                             else:
-                                for j in range(M):
+                                for j in range(Mj):
                                     x = val[cr, j]
                                     acc[p, lr, j] += gw[j] * x
                                     val[vr, j] += SIG[sr, j] * x
                     else:
-                        for j in range(M):
+                        for j in range(Mj):
                             val[vr, j] = 0.0
                         for a in range(na):
                             cr = tr[T_ROW, f + a]
                             sr = rb + a0 + a
                             lr = a0 + a
-                            for j in range(M):
+                            for j in range(Mj):
                                 x = val[cr, j]
                                 acc[p, lr, sj[j]] += gw[j] * x
                                 val[vr, j] += SIG[sr, sj[j]] * x
@@ -441,14 +517,14 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
                     if nl == 1:
                         p0 = lp[0]
                         c0 = lc[0]
-                        for j in range(M):
+                        for j in range(Mj):
                             val[vr, j] = p0 * val[c0, j]
                     elif nl == 2:
                         p0 = lp[0]
                         p1 = lp[1]
                         c0 = lc[0]
                         c1 = lc[1]
-                        for j in range(M):
+                        for j in range(Mj):
                             val[vr, j] = p0 * val[c0, j] + p1 * val[c1, j]
                     else:
                         p0 = lp[0]
@@ -457,12 +533,12 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
                         c0 = lc[0]
                         c1 = lc[1]
                         c2 = lc[2]
-                        for j in range(M):
+                        for j in range(Mj):
                             val[vr, j] = p0 * val[c0, j] + p1 * val[c1, j] + p2 * val[c2, j]
                         for i in range(3, nl):
                             p0 = lp[i]
                             c0 = lc[i]
-                            for j in range(M):
+                            for j in range(Mj):
                                 val[vr, j] += p0 * val[c0, j]
         wtot[p] = ws
         tries[p] = att
@@ -480,7 +556,7 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
     the samples of each chunk and the enumerated hands in state ``s`` of w x (the others'
     reach at z) x (k's team utility): float64 [chunks, n_tz, m[k]]; and the summed
     weights per chunk.  Samples drawn (chunk ``c`` from ``seeds[c]``) or given."""
-    tr, ow, order, Lall, Ln, pos, eseat = G
+    tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix = G
     card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
     n_chunks = bounds.shape[0] - 1
     n_nodes = tr.shape[1]
@@ -490,7 +566,7 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
     acc = np.zeros((n_chunks, n_tz, m))
     wtot = np.zeros(n_chunks)
     sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
-    direct = ow[O_KIND, k] != 1
+    direct = ow[O_KIND, k] == 0
     for c in prange(n_chunks):
         L = Lall[seat, :Ln[seat]]
         val = np.zeros((n_term, M))
@@ -514,9 +590,11 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
                 for q in range(4):
                     hb[q] = hands[b, q]
                 swb = sw[b]
-            ws += _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate)
+            wb, Mj = _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj,
+                              ostate, PW0 if ow[O_IDX, k] == 0 else PW1, rmap, radix)
+            ws += wb
             _forward(tr, ow, SIG, k, ostate, rr)
-            _terminal_rows(val, U, oj, wj, sgn, n_term, M, True)
+            _terminal_rows(val, U, oj, wj, sgn, n_term, Mj, True)
             for n in range(n_nodes):
                 if not tr[T_TERM, n] or rr[n] == 0.0:
                     continue
@@ -524,10 +602,10 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
                 t = tr[T_TROW, n]
                 z = tr[T_TZ, n]
                 if direct:
-                    for j in range(M):
+                    for j in range(Mj):
                         acc[c, z, j] += r * val[t, j]
                 else:
-                    for j in range(M):
+                    for j in range(Mj):
                         acc[c, z, sj[j]] += r * val[t, j]
         wtot[c] = ws
     return acc, wtot
@@ -540,7 +618,7 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
     k on the same samples): float64 [2, n]; and the sample's summed weights [n].  Samples
     drawn (chunk ``c`` from ``seeds[c]``: the same as :func:`vec_terminal_sums` with the same
     seeds and bounds) or given."""
-    tr, ow, order, Lall, Ln, pos, eseat = G
+    tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix = G
     card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
     n_chunks = bounds.shape[0] - 1
     n_nodes = tr.shape[1]
@@ -550,7 +628,7 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
     x = np.zeros((2, n))
     W = np.zeros(n)
     sgn = 1.0 if ow[O_TEAM, k] == 0 else -1.0
-    direct = ow[O_KIND, k] != 1
+    direct = ow[O_KIND, k] == 0
     for c in prange(n_chunks):
         L = Lall[seat, :Ln[seat]]
         val = np.zeros((n_term, M))
@@ -573,9 +651,10 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
                 for q in range(4):
                     hb[q] = hands[b, q]
                 swb = sw[b]
-            W[b] = _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj, ostate)
+            W[b], Mj = _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj, sj, oj,
+                                ostate, PW0 if ow[O_IDX, k] == 0 else PW1, rmap, radix)
             _forward(tr, ow, SIG, k, ostate, rr)
-            _terminal_rows(val, U, oj, wj, sgn, n_term, M, True)
+            _terminal_rows(val, U, oj, wj, sgn, n_term, Mj, True)
             x0 = 0.0
             x1 = 0.0
             for nd in range(n_nodes):
@@ -586,11 +665,11 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
                 s0 = 0.0
                 s1 = 0.0
                 if direct:
-                    for j in range(M):
+                    for j in range(Mj):
                         s0 += P[0, z, j] * val[t, j]
                         s1 += P[1, z, j] * val[t, j]
                 else:
-                    for j in range(M):
+                    for j in range(Mj):
                         s0 += P[0, z, sj[j]] * val[t, j]
                         s1 += P[1, z, sj[j]] * val[t, j]
                 x0 += rr[nd] * s0

@@ -29,7 +29,9 @@ Its samples deal only the two **opponents** (eight cards) and enumerate every pa
 the team's hands that fits the declarations, each with its exact probability given the
 opponents' cards, ``ways(h1 | 32 cards) ways(h2 | the 28 left) / (C(32, 4) C(28, 4))``,
 summed per pooled state: one sample updates every state of the team, with no noise from
-the partner's hand.  (Dealing the partner too and enumerating only the first speaker's
+the partner's hand.  Those sums depend only on the cards per class the opponents leave,
+so they are tabulated once per subgame and team for every such deck (:func:`pair_table`:
+5,715 decks with 8 reyes, a few seconds) and read per sample.  (Dealing the partner too and enumerating only the first speaker's
 hands, the earlier scheme, ``enumerate_partner=False``, updates one partner hand per
 sample; at grande it measured NashConv [0.069, 0.121] after 6,000 iterations, 238 s.)
 
@@ -65,7 +67,8 @@ from musstats.engines.betting.tree import LANCE_INDEX
 from musstats.engines.run import Interrupt
 from musstats.rules.variant import Variant
 
-__all__ = ["VectorGame", "vector_game", "pair_teams", "solve_vector", "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS"]
+__all__ = ["VectorGame", "vector_game", "pair_teams", "pair_table", "deck_codes", "remaining_decks", "solve_vector",
+           "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS", "PAIR_TABLE_BYTES"]
 
 #: dtype of the per-chunk regret sums (summed in float64 afterwards)
 ACC_DTYPE = np.float32
@@ -74,6 +77,10 @@ WORK_DTYPE = np.float32
 
 #: stream keys of the samples (training, choosing the response, valuing it)
 SAMPLE_KEYS = {"train": 21, "choose": 22, "eval": 23}
+#: a pooled team's pair table (:func:`pair_table`) is built when it takes at most this many
+#: bytes (8 reyes: 30 MB at grande, 211 MB in pares); beyond, its samples enumerate the pairs
+PAIR_TABLE_BYTES = 600 * 2 ** 20
+_NO_TABLE = np.zeros((0, 0))
 
 
 @dataclass(eq=False)
@@ -113,6 +120,7 @@ class VectorGame:
     gidx: np.ndarray  # int64: game-layout slot of each used T-layout slot ...
     tidx: np.ndarray  # int64: ... and that slot's flat index in the T-layout
     own_nodes: tuple  # per owner: int64 decision nodes
+    pair_tables: tuple = (_NO_TABLE, _NO_TABLE)  # per team: pair_table, or empty
     _G: tuple | None = None
 
     @property
@@ -129,7 +137,10 @@ class VectorGame:
             for q in range(4):
                 Lall[q, : self.lists[q].shape[0]] = self.lists[q]
                 Ln[q] = self.lists[q].shape[0]
-            self._G = (self.tr, self.ow, self.order, Lall, Ln, self.pos, np.array(self.eseat, np.int64))
+            rmap, radix = deck_codes(self.cls_cnt) if any(t.shape[0] for t in self.pair_tables) else \
+                (np.full(1, -1, np.int64), np.zeros(self.cls_cnt.shape[0], np.int64))
+            self._G = (self.tr, self.ow, self.order, Lall, Ln, self.pos, np.array(self.eseat, np.int64),
+                       *self.pair_tables, rmap, radix)
         return self._G
 
     @property
@@ -208,6 +219,76 @@ def deck_tables(variant: Variant) -> DeckTables:
                       (t.key[PARES] > 0).astype(np.int64), (t.key[JUEGO] > 0).astype(np.int64))
 
 
+def remaining_decks(cls_cnt: np.ndarray, dealt: int) -> np.ndarray:
+    """Every deck left once ``dealt`` cards are gone: int64 [n, classes] rows ``rem`` with
+    ``0 <= rem <= cls_cnt`` and ``sum(cls_cnt - rem) == dealt`` (5,715 rows for 8 reyes and
+    eight cards; read-only)."""
+    return _remaining_decks(tuple(int(c) for c in cls_cnt), int(dealt))
+
+
+@lru_cache(maxsize=8)
+def _remaining_decks(caps: tuple, dealt: int) -> np.ndarray:
+    out: list[list[int]] = []
+
+    def walk(c: int, left: int, taken: list[int]) -> None:
+        if c == len(caps):
+            if left == 0:
+                out.append([cap - x for cap, x in zip(caps, taken)])
+            return
+        if left > sum(caps[c:]):
+            return
+        for x in range(min(caps[c], left) + 1):
+            walk(c + 1, left - x, taken + [x])
+
+    walk(0, dealt, [])
+    arr = np.array(out, np.int64).reshape(-1, len(caps))
+    arr.flags.writeable = False
+    return arr
+
+
+@lru_cache(maxsize=4)
+def _deck_codes(caps: tuple) -> tuple[np.ndarray, np.ndarray]:
+    cls_cnt = np.array(caps, np.int64)
+    radix = np.concatenate([[1], np.cumprod(cls_cnt + 1)[:-1]]).astype(np.int64)
+    rems = remaining_decks(cls_cnt, 8)
+    rmap = np.full(int(np.prod(cls_cnt + 1)), -1, np.int64)
+    rmap[rems @ radix] = np.arange(rems.shape[0])
+    return rmap, radix
+
+
+def deck_codes(cls_cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rmap, radix)``: the row of :func:`pair_table` of a deck left by the opponents' eight
+    cards is ``rmap[sum(rem * radix)]`` (-1 for any other deck)."""
+    return _deck_codes(tuple(int(c) for c in cls_cnt))
+
+
+def _value_col(lance: str) -> int:
+    """The column of the lance table with a hand's stones at the count (pares 5, juego 6; -1)."""
+    return -1 if lance not in ("pares", "juego") else (5 if lance == "pares" else 6)
+
+
+def _holds(dt: "DeckTables", lance: str) -> np.ndarray:
+    """Who holds the lance's declaration (pares; juego, also for punto: who holds none)."""
+    return np.ascontiguousarray(dt.hold_pares if lance == "pares" else dt.hold_juego)
+
+
+@lru_cache(maxsize=4)
+def _pair_table(dt: "DeckTables", lance: str, t: int, req: tuple, M: int) -> np.ndarray:
+    from musstats._kernels.vcfr import pair_weights
+
+    return pair_weights(remaining_decks(dt.cls_cnt, 8), t, LANCE_INDEX[lance], _value_col(lance),
+                        np.array(req, np.int64), _holds(dt, lance), dt.tab, dt.nzc, dt.nzn, dt.nnz, dt.binom, M)
+
+
+def pair_table(dt: "DeckTables", lance: str, t: int, req: np.ndarray, M: int) -> np.ndarray:
+    """Team ``t``'s pair weights for every deck its opponents can leave (rows in the order of
+    :func:`deck_codes`): float64 [decks, M] (:func:`musstats._kernels.vcfr.pair_weights`);
+    empty when larger than :data:`PAIR_TABLE_BYTES`."""
+    if remaining_decks(dt.cls_cnt, 8).shape[0] * M * 8 > PAIR_TABLE_BYTES:
+        return _NO_TABLE
+    return _pair_table(dt, lance, int(t), tuple(int(x) for x in req), int(M))
+
+
 def _postorder_rows(first, n_act, is_term):
     """The decision nodes in depth-first post-order (children before their parent) and a
     value row for each, reused once its parent has read it: the backward pass then keeps
@@ -253,18 +334,19 @@ def pair_teams(lance: str, pattern: int) -> tuple[bool, bool]:
 
 
 def vector_game(game: Game, variant: Variant, pattern: int, deck: DeckTables | None = None,
-                enumerate_partner: bool = True) -> VectorGame:
+                enumerate_partner: bool = True, pair_tables: bool = True) -> VectorGame:
     """The vector form of a Mus subgame (lance ``game.tree.lance`` under ``pattern``);
     ``deck`` defaults to the variant's (the tests pass toy decks).  A pooled team's samples
     deal only the opponents and enumerate every pair of the team's hands
     (``enumerate_partner``, the default, where both its seats are in the lance:
     :func:`pair_teams`), or deal the partner too and enumerate the first speaker's hands
-    (the earlier scheme, kept for comparison)."""
+    (the earlier scheme, kept for comparison).  ``pair_tables``: such a team reads its pairs'
+    weights from :func:`pair_table` (False: it enumerates them per sample, the reference)."""
     tree = game.tree
     lance = tree.lance
     dt = deck or deck_tables(variant)
     H = dt.n_hands
-    hold = dt.hold_pares if lance == "pares" else dt.hold_juego
+    hold = _holds(dt, lance)
     req = np.full(4, -1, np.int64)
     if lance in ("pares", "juego"):
         req[:] = [(pattern >> q) & 1 for q in range(4)]
@@ -320,12 +402,17 @@ def vector_game(game: Game, variant: Variant, pattern: int, deck: DeckTables | N
     ow = np.array([tb, m, kinds, idxs, game.team], np.int64)
     own_nodes = tuple(np.nonzero(game.owner == k)[0].astype(np.int64) for k in range(n_own))
     n_rem = dt.card_class.shape[0] - 12
+    tables = [_NO_TABLE, _NO_TABLE]
+    if pair_tables:
+        for k in range(n_own):
+            if kinds[k] == 2:
+                tables[idxs[k]] = pair_table(dt, lance, idxs[k], req, int(m[k]))
     return VectorGame(game, lance, int(pattern), variant, np.ascontiguousarray(tr), ow, n_term, order, n_vrows,
-                      int(tnodes.shape[0]), tuple(lists), pos, tuple(eseat), req, np.ascontiguousarray(hold),
+                      int(tnodes.shape[0]), tuple(lists), pos, tuple(eseat), req, hold,
                       dt.card_class, dt.k_cls, dt.idx4, dt.cls_cnt, dt.nzc, dt.nzn, dt.nnz, dt.binom,
-                      1.0 / comb(n_rem, 4), -1 if lance not in ("pares", "juego") else (5 if lance == "pares" else 6),
+                      1.0 / comb(n_rem, 4), _value_col(lance),
                       dt.tab, tb, m, off, MS, np.concatenate(gparts).astype(np.int64),
-                      np.concatenate(tparts).astype(np.int64), own_nodes)
+                      np.concatenate(tparts).astype(np.int64), own_nodes, tuple(tables))
 
 
 def _task_seeds(seed: int, key: tuple, n: int) -> np.ndarray:
