@@ -3,8 +3,8 @@
 For each deal model, every lance and declaration pattern (grande, chica, the 9 contested
 patterns of pares and of juego, punto) is solved with the default settings of
 :mod:`musstats.engines.betting.store` and measured (NashConv on two independent
-samples).  The training and evaluation deals of all subgames come from one pass over
-each stream.  Usage:
+samples; exactly for the pooled model).  The training and evaluation deals of all subgames
+come from one pass over each stream.  Usage:
 
     python scripts/build_betting.py [--deal as-dealt|after-mus|both] [--info private|pooled]
                                     [--only LANCE] [--scheduler ADDRESS] [--out-dir DIR] [--reuse]
@@ -68,7 +68,9 @@ def main(argv=None) -> int:
             train_n = e.get("train_deals", e.get("train_samples", 0))
             print(f"{deal} {args.info} {spec.name:28s} {spec.solver} nodes {s.game.tree.n_decisions:4d} train {train_n:8d} "
                   f"eval {e['deals']:7d} NashConv {e['nashconv']:.4f} ± {e['nashconv_se']:.4f} "
-                  f"(in-sample {e['nashconv_in']:.4f}) value {e['value']:+.4f} {s.seconds:6.1f} s", flush=True)
+                  f"(in-sample {e['nashconv_in']:.4f}" + (f", as solved {e['nashconv_unquantised']:.4f}"
+                                                          if "nashconv_unquantised" in e else "")
+                  + f") value {e['value']:+.4f} {s.seconds:6.1f} s (training {s.train_seconds} s)", flush=True)
         path = shipped_path(v, deal, args.info)
         if args.out_dir:
             path = Path(args.out_dir) / path.name

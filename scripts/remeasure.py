@@ -11,6 +11,10 @@ solve's seed + 7, independent of the build's), in stones per lance.  Prints a Ma
 
     python scripts/remeasure.py --deal as-dealt --info pooled [--samples 100000] [--subgames pares-15,juego-15]
     python scripts/remeasure.py --deal after-mus [--samples 2000000] [--subgames all]
+    python scripts/remeasure.py --deal as-dealt --info pooled --exact [--subgames all]
+
+``--exact`` (pooled information as dealt): the exact NashConv, each team's best response
+over the exact law of the two teams' states (``vector.pooled_exploitability``), no sampling.
 
 As dealt, ``--samples`` are the samples per owner and sample set (the vector solver's
 measurement); after the mus, the deals of each of the two sample sets (the deal solver's),
@@ -43,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
                          "[2,000,000]")
     ap.add_argument("--subgames", default=None,
                     help="comma-separated LANCE-PATTERN, or all [as dealt: pares-15,juego-15; after the mus: all]")
+    ap.add_argument("--exact", action="store_true", help="pooled information as dealt: the exact NashConv")
     a = ap.parse_args(argv)
     v = Variant()
     try:
@@ -53,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"remeasure: {e}", file=sys.stderr)
         return 2
     after = deal == "after-mus"
+    if a.exact and (after or info != "pooled"):
+        print("remeasure: --exact is for pooled information as dealt (--deal as-dealt --info pooled)", file=sys.stderr)
+        return 2
     samples = a.samples if a.samples is not None else (2_000_000 if after else 100_000)
     if samples < 2:
         print("remeasure: --samples must be at least 2", file=sys.stderr)
@@ -73,28 +81,32 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
         specs.append((lance, spec, s))
-    measure = _after_mus(specs, samples, v) if after else _as_dealt(specs, samples, v)
+    measure = _after_mus(specs, samples, v) if after else _as_dealt(specs, samples, v, a.exact)
     unit = "deals per sample set" if after else "samples per owner and sample set"
-    print(f"{deal}, {spec0.info} information, {samples:,} {unit}; stones per lance\n")
+    print(f"{deal}, {spec0.info} information, " + ("exact" if a.exact else f"{samples:,} {unit}")
+          + "; stones per lance\n")
     print("| lance | declared | shipped [lower, in-sample] | samples | again [lower, in-sample] | seconds |")
     print("|---|---|---|---|---|---|")
     for (lance, spec, s), (n, e, sec) in zip(specs, measure):
         old = s.exploit or {}
+        again = (f"{e['nashconv']:.4f} (exact)" if e["exact"] else
+                 f"[{e['nashconv']:.3f} ± {e['nashconv_se']:.3f}, {e['nashconv_in']:.3f} ± {e['nashconv_in_se']:.3f}]")
         print(f"| {lance} | {subgame_text(lance, spec.pattern)} "
               f"| [{old.get('nashconv', float('nan')):.3f}, {old.get('nashconv_in', float('nan')):.3f}] "
-              f"| {n:,} | [{e['nashconv']:.3f} ± {e['nashconv_se']:.3f}, {e['nashconv_in']:.3f} ± "
-              f"{e['nashconv_in_se']:.3f}] | {sec:.0f} |", flush=True)
+              f"| {'all' if e['exact'] else f'{n:,}'} | {again} | {sec:.0f} |", flush=True)
     return 0
 
 
-def _as_dealt(specs, samples, v):
-    """(samples, exploitability dict, seconds) per subgame: the vector solver's measurement."""
-    from musstats.engines.betting.vector import vector_exploitability, vector_game
+def _as_dealt(specs, samples, v, exact=False):
+    """(samples, exploitability dict, seconds) per subgame: the vector solver's measurement, or
+    the exact one of the pooled game."""
+    from musstats.engines.betting.vector import pooled_exploitability, vector_exploitability, vector_game
 
     for _, spec, s in specs:
         t0 = time.perf_counter()
-        e = vector_exploitability(vector_game(s.game, v, spec.pattern), s.sigma, samples, spec.seed + 7,
-                                  n_pairs=samples).to_dict()
+        vg = vector_game(s.game, v, spec.pattern)
+        e = (pooled_exploitability(vg, s.sigma) if exact else
+             vector_exploitability(vg, s.sigma, samples, spec.seed + 7, n_pairs=samples)).to_dict()
         yield samples, e, time.perf_counter() - t0
 
 

@@ -36,13 +36,15 @@ def main(argv=None) -> int:
     df = value_gap_table(lance=args.lance, iterations=args.iterations, eval_samples=args.eval_samples,
                          progress=progress)
     print("| lance | declared | private value | NashConv private [lower, in-sample] | pooled value "
-          "| NashConv pooled [lower, in-sample] | gap pooled − private | bound | pooled s (training) |")
+          "| NashConv pooled | gap pooled − private | bound | pooled s (training) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in df.itertuples():
+        exact = r.value_pooled_se == 0 and r.nashconv_pooled == r.nashconv_pooled_in  # the exact solver
+        pooled = (f"{r.value_pooled:+.4f} (exact) | {r.nashconv_pooled:.4f} (exact)" if exact else
+                  f"{r.value_pooled:+.3f} ± {r.value_pooled_se:.3f} | [{r.nashconv_pooled:.3f}, "
+                  f"{r.nashconv_pooled_in:.3f}]")
         print(f"| {r.lance} | {r.pattern} | {r.value_private:+.3f} ± {r.value_private_se:.3f} "
-              f"| [{r.nashconv_private:.3f}, {r.nashconv_private_in:.3f}] "
-              f"| {r.value_pooled:+.3f} ± {r.value_pooled_se:.3f} "
-              f"| [{r.nashconv_pooled:.3f}, {r.nashconv_pooled_in:.3f}] "
+              f"| [{r.nashconv_private:.3f}, {r.nashconv_private_in:.3f}] | {pooled} "
               f"| **{r.gap:+.3f} ± {r.gap_se:.3f}** | {r.gap_bound:.3f} | {r.seconds_pooled:.0f} "
               f"({r.train_seconds_pooled or float('nan'):.0f}) |")
     print(f"\n{len(df)} subgames, pooled iterations {int(df.iterations_pooled.iloc[0])}, "

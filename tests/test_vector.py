@@ -221,3 +221,90 @@ def test_pair_tables_give_the_enumerated_pairs_weights(lance, pattern):
         g = owner_gain(vg, sigT, k, 40, 0, samples=((hands, sw), (hands, sw)))
         w = owner_gain(ref, sigT, k, 40, 0, samples=((hands, sw), (hands, sw)))
         assert g.gain_in == pytest.approx(w.gain_in, rel=1e-10, abs=1e-13)
+
+
+@pytest.mark.parametrize("lance,pattern,n_pairs", [("grande", 15, 2), ("pares", 15, 3), ("juego", 0b0111, 2)])
+def test_exact_pooled_exploitability_is_the_deal_solvers_on_the_enumerated_deals(lance, pattern, n_pairs):
+    """The exact NashConv of the pooled game (vector.pooled_exploitability: each team's best
+    response over the exact law of the two teams' states) restricted to a few pairs of team 1
+    equals the deal solver's exact exploitability on the same deals spelled out: those pairs,
+    weighted by their brute-force probability, with every pair of team 0 weighted by its
+    brute-force probability given them."""
+    from musstats.engines.betting.exploit import exploitability
+    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.pooled import pooled_exploitability
+    from musstats.engines.betting.vector import draw_others
+
+    v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 8)
+    hands, _ = draw_others(vg, 0, n_pairs, 4, (66, 0))  # seats 1 and 3 dealt
+    first = _brute_weights(t.counts, t.class_count, [])
+    sw = np.array([first[h[1]] * _brute_weights(t.counts, t.class_count, [int(h[1])])[h[3]] for h in hands])
+    deals, w = _spelled_out(vg, 0, hands, sw, t)
+    st, o, _ = prepare(game, deals, v, lance)
+    want = exploitability(game, sigma, (st, o, w / w.sum()))
+    got = pooled_exploitability(vg, sigma, pairs1=hands[:, [1, 3]])
+    assert got.exact and min(want.gains_in) > 1e-6  # a random strategy is exploitable by both teams
+    for k in (0, 1):
+        assert got.gains[k] == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)
+    assert got.value == pytest.approx(want.value, rel=1e-9, abs=1e-12)
+    assert got.nashconv == pytest.approx(want.nashconv_in, rel=1e-9)
+
+
+@pytest.mark.parametrize("lance,pattern", [("grande", 15), ("pares", 0b0111)])
+def test_exact_pooled_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, pattern):
+    """The full-width solver of the pooled game (pooled.solve_pooled) adds, per iteration, each
+    team's regrets over the exact law of the states; restricted to two pairs of team 1 they
+    equal the deal solver's regrets on the same deals spelled out (team 1's pairs weighted by
+    their brute-force probability, every pair of team 0 by its brute-force probability given them)."""
+    from musstats._kernels.cfr import cfr_regrets
+    from musstats.engines.betting.pooled import pooled_regrets
+    from musstats.engines.betting.solver import chunk_bounds
+    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.vector import draw_others
+
+    v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 12)
+    hands, _ = draw_others(vg, 0, 2, 6, (68, 0))
+    first = _brute_weights(t.counts, t.class_count, [])
+    sw = np.array([first[h[1]] * _brute_weights(t.counts, t.class_count, [int(h[1])])[h[3]] for h in hands])
+    deals, w = _spelled_out(vg, 0, hands, sw, t)
+    st, o, _ = prepare(game, deals, v, lance)
+    want = cfr_regrets(chunk_bounds(len(deals), 8), st, o, w / w.sum(), sigma, *game.kernel_args(), game.team,
+                       game.U, game.n_slots).sum(axis=0)
+    for k in (0, 1):
+        got = pooled_regrets(vg, k, sigma, pairs1=hands[:, [1, 3]])
+        lo = int(game.obase[k])
+        hi = lo + int(game.n_states[k] * game.stride[k])
+        scale = np.abs(want[lo:hi]).max()
+        assert scale > 0 and np.abs(got[:lo]).max(initial=0) == 0 and np.abs(got[hi:]).max(initial=0) == 0
+        np.testing.assert_allclose(got[lo:hi], want[lo:hi], rtol=0, atol=1e-9 * scale)
+
+
+def test_exact_pooled_solutions_respect_the_symmetries_of_the_rules():
+    """Two subgames that the rules make the same game have the same value (a two-player
+    zero-sum game has one value, and a strategy's value is within its NashConv of it):
+    with 8 reyes, reversing the ranks (R and A: 8 cards each; C-4, S-5, 7-6: 4 each) turns
+    grande into chica; in pares with one holder per team, only who speaks first (and wins
+    ties) matters, so mano+second, mano+postre and third+postre are one game and
+    second+third is it with the teams swapped."""
+    from musstats.engines.betting.pooled import pooled_exploitability, solve_pooled
+    from musstats.engines.betting.solver import SolveConfig
+    from musstats.engines.betting.store import Spec
+    from musstats.engines.betting.vector import vector_game
+
+    v = Variant()
+
+    def solved(lance, pattern, iterations):
+        vg = vector_game(Spec(lance=lance, pattern=pattern, info="pooled", variant=v).game(), v, pattern,
+                         pair_tables=False)
+        e = pooled_exploitability(vg, solve_pooled(vg, SolveConfig(iterations=iterations)).sigma)
+        assert e.exact and 0 < e.nashconv < 0.02
+        return e.value, e.nashconv
+
+    (vg_, ng), (vc, nc) = solved("grande", 15, 300), solved("chica", 15, 300)
+    assert abs(vg_ - vc) <= ng + nc
+    ref, nr = solved("pares", 0b0011, 150)  # mano + second
+    for pattern in (0b1001, 0b1100):  # mano+postre, third+postre: the same game, the same solve
+        val, n = solved("pares", pattern, 150)
+        assert val == pytest.approx(ref, abs=1e-12) and n == pytest.approx(nr, abs=1e-12)
+    val, n = solved("pares", 0b0110, 150)  # second+third: the teams swapped (and updated in the other order)
+    assert abs(val + ref) <= nr + n

@@ -779,3 +779,139 @@ def own_reach_terminal(SIG, tr, rb, m, k, n_tz):
                 for s in range(m):
                     r[f + a, s] = r[n, s]
     return out
+
+
+# ---------------------------------------------------------------------------
+# the pooled game, exactly: the joint law of the two teams' states
+
+
+@njit(cache=True, inline="always")
+def _state_score(s, t, lance, col, tab):
+    """The lance score (:func:`.lances.seat_row`) of team ``t``'s pooled state ``s`` (its best
+    hand and the seat holding it) and the team's values."""
+    si = np.int64(s)  # a prange index may be unsigned: keep the arithmetic in int64
+    b = si // 7 if col >= 0 else si
+    return seat_row(b // 2, t + 2 * (b % 2), tab)[lance], (si % 7 if col >= 0 else np.int64(0))
+
+
+@njit(cache=True)
+def pooled_joint(W0, rmap, radix, pairs1, lance, col, tab, cls_cnt, nzc, nzn, nnz, binom, M1):
+    """The joint weights of the pooled states of the two teams: ``P[s0, s1]`` = the sum over
+    team 1's pairs ``pairs1[i]`` = (hand at seat 1, hand at seat 3) -- those that fit the
+    declarations -- of ``ways(h1) ways(h3 | h1)`` times team 0's pair weights for the deck
+    they leave (``W0``, :func:`pair_weights` of team 0: every pair of its hands that fits),
+    in ``s1`` = team 1's state of the pair.  Unnormalised: divide by the sum."""
+    M0 = W0.shape[1]
+    P = np.zeros((M0, M1))
+    rem = cls_cnt.copy()
+    code0 = 0
+    for c in range(rem.shape[0]):
+        code0 += rem[c] * radix[c]
+    for i in range(pairs1.shape[0]):
+        h1 = pairs1[i, 0]
+        h3 = pairs1[i, 1]
+        w1 = _ways(h1, rem, nzc, nzn, nnz, binom)
+        if w1 == 0:
+            continue
+        for j in range(nnz[h1]):
+            rem[nzc[h1, j]] -= nzn[h1, j]
+        w3 = _ways(h3, rem, nzc, nzn, nnz, binom)
+        if w3 != 0:
+            code = code0
+            for j in range(nnz[h1]):
+                code -= nzn[h1, j] * radix[nzc[h1, j]]
+            for j in range(nnz[h3]):
+                code -= nzn[h3, j] * radix[nzc[h3, j]]
+            r = rmap[code]
+            s1 = team_state(h1, h3, 1, lance, col, tab)
+            w = float(w1) * float(w3)
+            for s0 in range(M0):
+                x = W0[r, s0]
+                if x != 0.0:
+                    P[s0, s1] += w * x
+        for j in range(nnz[h1]):
+            rem[nzc[h1, j]] += nzn[h1, j]
+    return P
+
+
+@njit(cache=True, parallel=True)
+def pooled_terminal_sums(Q, PI, U, trow, lance, col, tab, team):
+    """For team ``team``: at every terminal ``z`` (``trow[z]``: its row of ``U``) and own state
+    ``s``, the sum over the other team's states ``x`` of ``Q[s, x]`` x (the other team's reach
+    ``PI[z, x]``) x (``team``'s utility): float64 [n_tz, own states] -- the terminal sums of an
+    exact best response or CFR iteration in the pooled game.  ``Q`` = the joint law of the
+    states with this team's first: P [team 0, team 1] for team 0, its transpose for team 1."""
+    n_tz = trow.shape[0]
+    Mo, Mx = Q.shape
+    sgn = 1.0 if team == 0 else -1.0
+    used = np.zeros(Mx, np.bool_)
+    rows = np.zeros(Mo, np.bool_)
+    for s in range(Mo):
+        for x in range(Mx):
+            if Q[s, x] != 0.0:
+                used[x] = True
+                rows[s] = True
+    cols = np.nonzero(used)[0]
+    nc = cols.shape[0]
+    sc = np.zeros(nc, np.int64)
+    vx = np.zeros(nc, np.int64)
+    PIt = np.zeros((nc, n_tz))  # contiguous per state of the other team
+    for i in range(nc):
+        sc[i], vx[i] = _state_score(cols[i], 1 - team, lance, col, tab)
+        for z in range(n_tz):
+            PIt[i, z] = PI[z, cols[i]]
+    n_out = U.shape[1]
+    UT = np.zeros((n_out, n_tz))
+    for o in range(n_out):
+        for z in range(n_tz):
+            UT[o, z] = sgn * U[trow[z], o]
+    T = np.zeros((n_tz, Mo))
+    for s in prange(Mo):
+        if not rows[s]:
+            continue
+        own, vo = _state_score(s, team, lance, col, tab)
+        acc = np.zeros(n_tz)
+        for i in range(nc):
+            p = Q[s, cols[i]]
+            if p == 0.0:
+                continue
+            if team == 0:
+                o = outcome_of_scores(own, sc[i], 0, 0, vo, vx[i])
+            else:
+                o = outcome_of_scores(sc[i], own, 0, 0, vx[i], vo)
+            for z in range(n_tz):
+                acc[z] += p * PIt[i, z] * UT[o, z]
+        for z in range(n_tz):
+            T[z, s] = acc[z]
+    return T
+
+
+@njit(cache=True)
+def own_action_values(tr, SIG, rb, m, k, T, n_rows):
+    """Owner ``k``'s counterfactual value of every action in every state, from its terminal
+    sums ``T`` [n_tz, m] (chance and the others' reach in, :func:`pooled_terminal_sums`) and
+    its strategy ``SIG``: float64 [1, n_rows, m] in the layout of :func:`dcfr_update_owner`'s
+    ``acc`` (one task).  Children are numbered after their parents."""
+    n_nodes = tr.shape[1]
+    v = np.zeros((n_nodes, m))
+    acc = np.zeros((1, n_rows, m))
+    for n in range(n_nodes - 1, -1, -1):
+        if tr[T_TERM, n]:
+            z = tr[T_TZ, n]
+            for s in range(m):
+                v[n, s] = T[z, s]
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        if tr[T_OWNER, n] == k:
+            a0 = tr[T_NOFF, n]
+            for a in range(na):
+                for s in range(m):
+                    x = v[f + a, s]
+                    acc[0, a0 + a, s] = x
+                    v[n, s] += SIG[rb + a0 + a, s] * x
+        else:
+            for a in range(na):
+                for s in range(m):
+                    v[n, s] += v[f + a, s]
+    return acc

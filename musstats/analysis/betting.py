@@ -464,7 +464,8 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
                          juego_real: str = "off", lance: str | None = None):
     """One row per subgame: NashConv (response chosen on one sample, valued on an
     independent one: a lower bound) and in-sample (biased up), with standard errors, in
-    stones per lance, and the value of the lance for team 0."""
+    stones per lance, and the value of the lance for team 0; for the pooled model (the exact
+    solver) both are the exact NashConv, ``exact`` true."""
     import pandas as pd
 
     v = _variant(variant, juego_real)
@@ -479,10 +480,13 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
                      "nashconv": e.get("nashconv"), "nashconv_se": e.get("nashconv_se"),
                      "nashconv_in": e.get("nashconv_in"), "nashconv_in_se": e.get("nashconv_in_se"),
                      "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
-                     "seconds": round(sol.seconds, 1), "source": sol.source})
+                     "exact": bool(e.get("exact", False)), "seconds": round(sol.seconds, 1), "source": sol.source})
     df = pd.DataFrame(rows)
-    df.attrs.update({"variant": v.name, "deal": deal, "info": info, "units": "stones per lance",
-                     "method": "Monte Carlo: responses chosen on one sample and valued on an independent one "
+    exact = bool(rows) and all(r["exact"] for r in rows)
+    df.attrs.update({"variant": v.name, "deal": deal, "info": info, "units": "stones per lance", "exact": exact,
+                     "method": "exact: each team's best response over the exact law of the two teams' states"
+                               if exact else
+                               "Monte Carlo: responses chosen on one sample and valued on an independent one "
                                "(nashconv, a lower bound), and valued in-sample (nashconv_in, biased up)"})
     return df
 

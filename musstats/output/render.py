@@ -456,17 +456,20 @@ def render_exploitability(df) -> str:
     a = df.attrs
     t = Table(title=f"NashConv per lance · {a.get('variant')} · {a.get('deal')} · {a.get('info')} information",
               caption=f"{a.get('units')}; {a.get('method')}")
-    for c in ("Lance", "Declared", "Nodes", "Iterations", "NashConv (lower bound)", "In-sample", "Value (team 0)"):
+    exact = bool(a.get("exact"))
+    cols = ("Lance", "Declared", "Nodes", "Iterations") + (
+        ("NashConv (exact)", "Value (team 0)") if exact else ("NashConv (lower bound)", "In-sample", "Value (team 0)"))
+    for c in cols:
         t.add_column(c, justify="left" if c in ("Lance", "Declared") else "right")
     for _, r in df.iterrows():
         nc = "–" if r["nashconv"] is None or r["nashconv"] != r["nashconv"] else \
-            f"{r['nashconv']:.3f} ± {r['nashconv_se']:.3f}"
+            f"{r['nashconv']:.4f}" if exact else f"{r['nashconv']:.3f} ± {r['nashconv_se']:.3f}"
         ni = "–" if r["nashconv_in"] is None or r["nashconv_in"] != r["nashconv_in"] else \
             f"{r['nashconv_in']:.3f} ± {r['nashconv_in_se']:.3f}"
         val = "–" if r["value_team0"] is None or r["value_team0"] != r["value_team0"] else \
-            f"{r['value_team0']:+.3f} ± {r['value_se']:.3f}"
-        t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]), nc, ni,
-                  val)
+            f"{r['value_team0']:+.4f}" if exact else f"{r['value_team0']:+.3f} ± {r['value_se']:.3f}"
+        cells = [nc, val] if exact else [nc, ni, val]
+        t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]), *cells)
     return _console_text(t)
 
 

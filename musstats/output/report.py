@@ -171,13 +171,13 @@ def _value_gap_lines() -> list[str]:
 
     gap = value_gap_table()
     show = gap[["lance", "pattern", "value_private", "value_pooled", "gap", "gap_se", "gap_bound",
-                "nashconv_pooled", "nashconv_pooled_in"]]
+                "nashconv_pooled"]]
     return ["### Private against pooled information (perfect señas)", "",
             "The value of each lance for mano's team, in stones, when each player sees only his own hand "
-            "(private, the real game) and when each team sees both its hands (pooled: perfect señas), with the "
-            "Monte Carlo error of the gap and its bound (the sum of the two solutions' in-sample NashConv); "
-            "the pooled solution's NashConv [lower bound, in-sample].  Where each team has one holder the two "
-            "games are one.", "", frame_to_markdown(show), ""]
+            "(private, the real game: Monte Carlo over the others' hands) and when each team sees both its hands "
+            "(pooled: perfect señas; solved and valued exactly), with the Monte Carlo error of the gap and its "
+            "bound (the sum of the two solutions' in-sample NashConv); the pooled solution's exact NashConv.  "
+            "Where each team has one holder the two games are one.", "", frame_to_markdown(show), ""]
 
 
 #: the arena of the report: deals and games per match (about a minute in all)

@@ -34,8 +34,10 @@ __all__ = ["Spec", "Solved", "solve_subgame", "get_solved", "prepare", "DEFAULT_
 
 #: the solvers: ``"vector"`` -- public chance sampling with a vector over one seat's hands
 #: (:mod:`.vector`; the hands as dealt, whose conditional distribution is exact), ``"deals"`` --
-#: chance sampling of whole deals (:mod:`.solver`; any deal model, the one for after-mus)
-SOLVERS = ("vector", "deals")
+#: chance sampling of whole deals (:mod:`.solver`; any deal model, the one for after-mus),
+#: ``"exact"`` -- full-width CFR over the exact law of the two teams' states (:mod:`.pooled`;
+#: pooled information, the hands as dealt: a two-player game whose chance fits in memory)
+SOLVERS = ("vector", "deals", "exact")
 #: defaults of each solver (the shipped strategies, scripts/build_betting.py): iterations,
 #: batch (vector: samples of the other three hands per owner and iteration; deals: deals
 #: per iteration) and pool (deals: the training deals a batch is taken from; vector: unused).
@@ -45,7 +47,8 @@ SOLVERS = ("vector", "deals")
 #: limit: juego mano+second 0.039 +- 0.005 with 800 of 20,000, 0.045 +- 0.004 with 800 of 80,000,
 #: 0.010 +- 0.006 with 3,200 of 20,000 (pares mano+second+third 0.044 -> 0.000)
 SOLVER_DEFAULTS = {"vector": {"iterations": 6000, "batch": 256, "pool": 0},
-                   "deals": {"iterations": 3200, "batch": 20_000, "pool": 8_000_000}}
+                   "deals": {"iterations": 3200, "batch": 20_000, "pool": 8_000_000},
+                   "exact": {"iterations": 1000, "batch": 0, "pool": 0}}
 #: the vector solver's batch where a lance needs more samples per iteration than the default:
 #: juego (measured: juego mano+second+third, 6,000 iterations, NashConv 0.029 +- 0.007 with
 #: 256 samples, 0.001 +- 0.008 with 1,024; 18,000 iterations of 256 still 0.021)
@@ -86,11 +89,13 @@ EVAL_SAMPLES = 100_000
 FORMAT = 2
 
 
-def default_solver(deal: str) -> str:
-    """The solver of a deal model: the vector solver for the hands as dealt, deal sampling
-    after the mus (the conditional distribution of one hand given the others is not known
-    in closed form there)."""
-    return "vector" if deal == "as-dealt" else "deals"
+def default_solver(deal: str, info: str = "private") -> str:
+    """The solver of a deal and information model: for the hands as dealt the exact solver
+    in the pooled model and the vector solver otherwise; deal sampling after the mus (the
+    conditional distribution of one hand given the others is not known in closed form there)."""
+    if deal != "as-dealt":
+        return "deals"
+    return "exact" if info == "pooled" else "vector"
 
 
 @dataclass(frozen=True)
@@ -121,11 +126,13 @@ class Spec:
         if self.info not in INFO_MODELS:
             raise MusError(f"unknown information model {self.info!r}; accepted: {', '.join(INFO_MODELS)}")
         object.__setattr__(self, "deal", D.check_deal(self.deal))
-        solver = default_solver(self.deal) if self.solver in (None, "auto") else str(self.solver)
+        solver = default_solver(self.deal, self.info) if self.solver in (None, "auto") else str(self.solver)
         if solver not in SOLVERS:
             raise MusError(f"unknown solver {self.solver!r}; accepted: auto, {', '.join(SOLVERS)}")
-        if solver == "vector" and self.deal != "as-dealt":
-            raise MusError("the vector solver needs the hands as dealt (deal=as-dealt); use solver=deals")
+        if solver in ("vector", "exact") and self.deal != "as-dealt":
+            raise MusError(f"the {solver} solver needs the hands as dealt (deal=as-dealt); use solver=deals")
+        if solver == "exact" and self.info != "pooled":
+            raise MusError("the exact solver is for the pooled information model (info=pooled)")
         object.__setattr__(self, "solver", solver)
         defaults = dict(SOLVER_DEFAULTS[solver])
         if solver == "vector" and self.lance in VECTOR_BATCH:
@@ -139,8 +146,10 @@ class Spec:
                 object.__setattr__(self, k, x)
             else:
                 object.__setattr__(self, k, int(getattr(self, k)))
-        if solver == "vector":
+        if solver in ("vector", "exact"):
             object.__setattr__(self, "pool", 0)
+        if solver == "exact":
+            object.__setattr__(self, "batch", 0)
 
     def fields(self) -> dict:
         return {"format": FORMAT, "lance": self.lance, "pattern": self.pattern, "deal": self.deal,
@@ -254,6 +263,11 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
     on smaller samples (``history_deals``) for the convergence plot: rows (iteration,
     training seconds, NashConv lower bound, in-sample value).
 
+    * ``exact`` (pooled information, hands as dealt): ``spec.iterations`` iterations of
+      full-width DCFR over the exact law of the two teams' states (:mod:`.pooled`); its
+      NashConv is exact, measured on the strategy as it is stored (``nashconv``) and as solved
+      (``nashconv_unquantised``), and every ``history_every`` iterations.
+
     Vector solver only: ``start`` (a :class:`.vector.SolverState` of the same tree, described
     by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
     ``Solved.state``."""
@@ -262,6 +276,9 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
                              history_deals=history_deals, start=start, keep_state=keep_state)
     if start is not None or spec.warm:
         raise MusError("a warm start needs the vector solver")
+    if spec.solver == "exact":
+        return _solve_exact(spec, progress=progress, stop=stop, history_every=history_every,
+                            measure=eval_deals is None or eval_deals > 0)
     t0 = time.perf_counter()
     iterations, batch, pool = spec._sizes()
     eval_deals = EVAL_DEALS if eval_deals is None else int(eval_deals)
@@ -316,6 +333,31 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
 
 #: samples per owner of the exploitability estimates of the convergence history (vector)
 HISTORY_SAMPLES = 10_000
+
+
+def _solve_exact(spec: Spec, *, progress=None, stop=None, history_every=0, measure=True) -> Solved:
+    from musstats.engines.betting.pooled import pooled_exploitability, pooled_law, solve_pooled
+    from musstats.engines.betting.vector import vector_game
+
+    t0 = time.perf_counter()
+    iterations, _, _ = spec._sizes()
+    game = spec.game()
+    vg = vector_game(game, spec.variant, spec.pattern, pair_tables=False)
+    pooled_law(vg)  # the law first: its seconds are part of the solve, not of the training
+    strat = solve_pooled(vg, SolveConfig(iterations=iterations, method=spec.method), progress=progress,
+                         evaluate_every=history_every, stop=stop)
+    history = [(it, round(sec, 3), round(nc, 6), round(nc, 6)) for it, sec, nc in strat.history]
+    ex = None
+    if measure:
+        e0 = time.perf_counter()
+        ex = pooled_exploitability(vg, dequantise(quantise(strat.sigma), game)).to_dict()
+        ex["nashconv_unquantised"] = round(pooled_exploitability(vg, strat.sigma).nashconv, 6)
+        ex["eval_seconds"] = round(time.perf_counter() - e0, 2)
+        ex["method"] = ("exact: each team's best response over the exact law of the two teams' pooled states (card "
+                        "removal exact, no sampling), for the strategy as stored (1/255 steps; nashconv_unquantised: "
+                        "as solved)")
+    return Solved(spec, game, strat.sigma, strat.iterations, strat.partial, time.perf_counter() - t0, ex, history,
+                  train_seconds=round(strat.seconds, 2))
 
 
 def _solve_vector(spec: Spec, *, progress=None, stop=None, eval_deals=None, history_every=0,

@@ -68,7 +68,8 @@ from musstats.engines.run import Interrupt
 from musstats.rules.variant import Variant
 
 __all__ = ["VectorGame", "vector_game", "pair_teams", "pair_table", "deck_codes", "remaining_decks", "solve_vector",
-           "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS", "PAIR_TABLE_BYTES"]
+           "SolverState", "vector_exploitability", "draw_others", "SAMPLE_KEYS", "PAIR_TABLE_BYTES",
+           "regrets_in_game_layout"]
 
 #: dtype of the per-chunk regret sums (summed in float64 afterwards)
 ACC_DTYPE = np.float32
@@ -459,7 +460,13 @@ def vector_regrets(vg: VectorGame, k: int, sigma: np.ndarray, hands: np.ndarray,
     bounds = chunk_bounds(hands.shape[0], chunks)
     acc, _, _ = _regret_call(vg, [k], sigT, bounds, np.ascontiguousarray(hands, np.int64),
                              np.ascontiguousarray(sw, np.float64), acc_dtype=np.float64)
-    Q = acc.sum(axis=0)
+    return regrets_in_game_layout(vg, k, sigT, acc.sum(axis=0))
+
+
+def regrets_in_game_layout(vg: VectorGame, k: int, sigT: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """Owner k's instantaneous regrets in the game layout (zero outside k's slots) from its
+    action values ``Q`` [rows of k, MS] and the strategy ``sigT`` (T-layout) they were
+    computed with: each action's value minus the strategy's mean at its node."""
     rb = int(vg.tb[k])
     m = int(vg.m[k])
     RT = vg.zeros()
