@@ -10,6 +10,8 @@ the deal solver).  Reported per run:
 * speed: iterations per second and samples (vector: samples of the other three hands,
   each enumerating one seat's hands -- of the two opponents' hands for a pooled team, each
   enumerating every pair of the team's hands; deals: deal traversals) per second of training;
+  the pooled model (the exact solver: full width, its NashConv exact) counts iterations, and its
+  times include computing the law of the teams' states;
 * the training time at which NashConv first reaches 0.05 and 0.02 stones per lance, by the
   in-sample estimate (``in``: biased up, so a conservative time) and by the out-of-sample
   one (``lo``: a lower bound of the true NashConv); "-" when not reached in the budget;
@@ -105,8 +107,12 @@ def main(argv=None) -> int:
 
             taken: list[list] = []  # [checkpoint, seconds of training, strategy]
 
+            s_hist: list[float] = []  # the exact solver's NashConv so far
+
             def progress(it, sec, ex):
                 t_train["s"] = sec
+                if ex is not None and spec.solver == "exact":
+                    s_hist.append(ex)
                 for tk in taken:  # a snapshot taken in this iteration's evaluate: its training time
                     if tk[1] is None:
                         tk[1] = sec
@@ -119,7 +125,20 @@ def main(argv=None) -> int:
                         taken.append([snaps[len(taken)], None, taken[-1][2]])
                 return float("nan")
 
-            if spec.solver == "vector":
+            if spec.solver == "exact":  # pooled information: full width, the exact NashConv every --every
+                from musstats.engines.betting.pooled import pooled_law, solve_pooled
+
+                vg = vector_game(game, v, pat, pair_tables=False)
+                l0 = time.perf_counter()
+                pooled_law(vg)
+                law_s = time.perf_counter() - l0
+                s = solve_pooled(vg, SolveConfig(iterations=10 ** 7, method=spec.method), evaluate_every=args.every,
+                                 progress=progress, stop=lambda: t_train["s"] >= args.budget
+                                 or (bool(s_hist) and s_hist[-1] < args.stop))
+                marks[:] = [(0, 0.0, nc, 0.0, nc, 0.0) for _, _, nc in s.history]  # lower = in-sample = exact
+                per_it, unit = 1, "iterations"
+                s.history = [(it, sec + law_s, nc) for it, sec, nc in s.history]
+            elif spec.solver == "vector":
                 vg = vector_game(game, v, pat)
 
                 def evaluate(sig):
@@ -161,7 +180,7 @@ def main(argv=None) -> int:
                 s = _timed_solve_game(solve_game, game, data, spec, args, evaluate, progress, stop_flag, t_train)
                 per_it = bsz
                 unit = "deals"
-            if snaps:
+            if snaps and spec.solver != "exact":  # (the exact solver's history is exact already)
                 while len(taken) < len(snaps):  # the budget ended between two calls: the final strategy
                     taken.append([snaps[len(taken)], s.seconds, s.sigma.copy()])
                 for cp, sec, sig in taken:
@@ -197,8 +216,9 @@ def main(argv=None) -> int:
                  "final_in_se": last[5], "final_iteration": last[0], "history": hist}
             rows.append(r)
             f = lambda x: "     -" if x != x else f"{x:6.1f}"
-            print(f"{name:28s} {info:8s} nodes {r['nodes']:4d} {r['it_per_s']:7.1f} it/s {r['per_s'] / 1e3:8.1f} k "
-                  f"{unit}/s  t(0.05) in {f(r['t05_in'])} lo {f(r['t05_lo'])}  t(0.02) in {f(r['t02_in'])} lo "
+            print(f"{name:28s} {info:8s} nodes {r['nodes']:4d} {r['it_per_s']:7.1f} it/s "
+                  + ("(full width, exact)" if unit == "iterations" else f"{r['per_s'] / 1e3:8.1f} k {unit}/s")
+                  + f"  t(0.05) in {f(r['t05_in'])} lo {f(r['t05_lo'])}  t(0.02) in {f(r['t02_in'])} lo "
                   f"{f(r['t02_lo'])} s  NashConv [{r['final_lo']:.4f} ± {r['final_lo_se']:.4f}, "
                   f"{r['final_in']:.4f} ± {r['final_in_se']:.4f}] at {r['final_iteration']} it, "
                   f"train {r['train_s']:.1f} s", flush=True)

@@ -170,95 +170,20 @@ def _other_states(hs, k, ow, pos, lance, col, tab, ostate):
             ostate[k2] = team_state(hs[q2], hs[q2 + 2], q2, lance, col, tab)
 
 
-@njit(cache=True, parallel=True)
-def pair_weights(rems, t, lance, col, req, hold, tab, nzc, nzn, nnz, binom, M):
-    """For every remaining deck ``rems[r]`` (cards per class once the opponents' eight are
-    dealt): ``W[r, s]`` = the sum of ``ways(h1 | rem) ways(h2 | rem - h1)`` over the pairs (hand
-    ``h1`` at seat ``t``, ``h2`` at seat ``t + 2``) that fit the declarations and fall in
-    pooled state ``s`` (:func:`team_state`): float64 [len(rems), M], the weights of
-    :func:`_prepare_pairs` before their normalisation (integers, exact)."""
-    R = rems.shape[0]
-    H = tab.shape[0]
-    W = np.zeros((R, M))
-    for r in prange(R):
-        rem = rems[r].copy()
-        for h1 in range(H):
-            if req[t] >= 0 and hold[h1] != req[t]:
-                continue
-            w1 = _ways(h1, rem, nzc, nzn, nnz, binom)
-            if w1 == 0:
-                continue
-            for i in range(nnz[h1]):
-                rem[nzc[h1, i]] -= nzn[h1, i]
-            sa = seat_row(h1, t, tab)[lance]
-            va = tab[h1, col] if col >= 0 else 0
-            for h2 in range(H):
-                if req[t + 2] >= 0 and hold[h2] != req[t + 2]:
-                    continue
-                w2 = _ways(h2, rem, nzc, nzn, nnz, binom)
-                if w2 == 0:
-                    continue
-                sb = seat_row(h2, t + 2, tab)[lance]
-                st = 2 * h1 if sa > sb else 2 * h2 + 1
-                if col >= 0:
-                    st = st * 7 + va + tab[h2, col]
-                W[r, st] += float(w1) * float(w2)
-            for i in range(nnz[h1]):
-                rem[nzc[h1, i]] += nzn[h1, i]
-    return W
+@njit(cache=True, inline="always")
+def _state_score(s, t, lance, col, tab):
+    """The lance score (:func:`.lances.seat_row`) of team ``t``'s pooled state ``s`` (its best
+    hand and the seat holding it) and the team's values."""
+    si = np.int64(s)  # a prange index may be unsigned: keep the arithmetic in int64
+    b = si // 7 if col >= 0 else si
+    return seat_row(b // 2, t + 2 * (b % 2), tab)[lance], (si % 7 if col >= 0 else np.int64(0))
 
 
 @njit(cache=True, inline="always")
-def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, PW, rmap, radix):
-    """One sample of a team owner ``k`` whose partner is enumerated too (kind 2): the
-    opponents' hands ``hs`` are fixed and every pair (hand at seat t, hand at seat t + 2)
-    that fits the declarations is weighed by its exact probability given the opponents'
-    eight cards, ``ways(h1 | rem) ways(h2 | rem - h1) / (C(n, 4) C(n - 4, 4))``; the
-    weights are summed per pooled state (:func:`team_state`), whose outcome the state
-    decides (the team's best score and its values).  With the team's table ``PW`` (not
-    empty) the sums are its row for the remaining deck (:func:`pair_weights`).  Only the
-    states that weigh something are kept: ``wj[:nj]``, ``oj[:nj]`` with their states
-    ``sj[:nj]``.  Returns (the sum of the weights, ``nj``)."""
-    nzc, nzn, nnz, binom, tab = D[3], D[4], D[5], D[6], D[7]
-    t = ow[O_IDX, k]
-    M = ow[O_M, k]
-    _other_states(hs, k, ow, pos, lance, col, tab, ostate)
-    n_rem = 0
-    for c in range(rem.shape[0]):
-        n_rem += rem[c]
-    n4 = float(n_rem - 4)
-    inv = swb * 576.0 / (float(n_rem) * (n_rem - 1) * (n_rem - 2) * (n_rem - 3) * n4 * (n4 - 1) * (n4 - 2) * (n4 - 3))
-    o = 1 - t
-    so_a = seat_row(hs[o], o, tab)[lance]
-    so_b = seat_row(hs[o + 2], o + 2, tab)[lance]
-    vo = tab[hs[o], col] + tab[hs[o + 2], col] if col >= 0 else 0
-    wsum = 0.0
-    if PW.shape[0] > 0:
-        code = 0
-        for c in range(rem.shape[0]):
-            code += rem[c] * radix[c]
-        r = rmap[code]
-        nj = 0
-        for s in range(M):
-            w = PW[r, s] * inv
-            if w != 0.0:
-                b = s // 7 if col >= 0 else s
-                best = max(seat_row(b // 2, t + 2 * (b % 2), tab)[lance], max(so_a, so_b))
-                vt = s % 7 if col >= 0 else 0
-                if t == 0:
-                    oj[nj] = outcome_of_scores(best, so_a, 0, so_b, vt, vo)
-                else:
-                    oj[nj] = outcome_of_scores(so_a, best, so_b, 0, vo, vt)
-                wj[nj] = w
-                sj[nj] = s
-                nj += 1
-                wsum += w
-        return wsum, nj
-    for s in range(M):
-        wj[s] = 0.0
-        sj[s] = s
-        oj[s] = 0
-    req, hold = D[9], D[8]
+def _pair_sums(rem, t, lance, col, req, hold, tab, nzc, nzn, nnz, binom, out):
+    """Add ``ways(h1 | rem) ways(h2 | rem - h1)`` of every pair (hand ``h1`` at seat ``t``, ``h2``
+    at seat ``t + 2``) that fits the declarations into ``out[s]``, ``s`` its pooled state
+    (:func:`team_state`); ``rem`` is restored on return."""
     H = tab.shape[0]
     for h1 in range(H):
         if req[t] >= 0 and hold[h1] != req[t]:
@@ -277,28 +202,78 @@ def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, 
             if w2 == 0:
                 continue
             sb = seat_row(h2, t + 2, tab)[lance]
-            vt = va + (tab[h2, col] if col >= 0 else 0)
             st = 2 * h1 if sa > sb else 2 * h2 + 1
             if col >= 0:
-                st = st * 7 + vt
-            w = float(w1) * float(w2) * inv
-            if wj[st] == 0.0:
-                best = max(max(sa, sb), max(so_a, so_b))
-                if t == 0:
-                    oj[st] = outcome_of_scores(best, so_a, 0, so_b, vt, vo)
-                else:
-                    oj[st] = outcome_of_scores(so_a, best, so_b, 0, vo, vt)
-            wj[st] += w
-            wsum += w
+                st = st * 7 + va + tab[h2, col]
+            out[st] += float(w1) * float(w2)
         for i in range(nnz[h1]):
             rem[nzc[h1, i]] += nzn[h1, i]
-    nj = 0  # the states that weigh something, first (in place: nj <= s)
+
+
+@njit(cache=True, parallel=True)
+def pair_weights(rems, t, lance, col, req, hold, tab, nzc, nzn, nnz, binom, M):
+    """For every remaining deck ``rems[r]`` (cards per class once the opponents' eight are
+    dealt): ``W[r, s]`` = the sum of ``ways(h1 | rem) ways(h2 | rem - h1)`` over the pairs (hand
+    ``h1`` at seat ``t``, ``h2`` at seat ``t + 2``) that fit the declarations and fall in
+    pooled state ``s`` (:func:`team_state`): float64 [len(rems), M], the weights of
+    :func:`_prepare_pairs` before their normalisation (integers, exact)."""
+    R = rems.shape[0]
+    W = np.zeros((R, M))
+    for r in prange(R):
+        _pair_sums(rems[r].copy(), t, lance, col, req, hold, tab, nzc, nzn, nnz, binom, W[r])
+    return W
+
+
+@njit(cache=True, inline="always")
+def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, PW, rmap, radix):
+    """One sample of a team owner ``k`` whose partner is enumerated too (kind 2): the
+    opponents' hands ``hs`` are fixed and every pair (hand at seat t, hand at seat t + 2)
+    that fits the declarations is weighed by its exact probability given the opponents'
+    eight cards, ``ways(h1 | rem) ways(h2 | rem - h1) / (C(n, 4) C(n - 4, 4))``; the
+    weights are summed per pooled state (:func:`team_state`), whose outcome the state
+    decides (the team's best score and its values).  The sums are the row of the team's
+    table ``PW`` for the remaining deck (:func:`pair_weights`), or, with an empty table,
+    added up here (:func:`_pair_sums`).  Only the states that weigh something are kept:
+    ``wj[:nj]``, ``oj[:nj]`` with their states ``sj[:nj]``.  Returns (the sum of the weights,
+    ``nj``)."""
+    nzc, nzn, nnz, binom, tab = D[3], D[4], D[5], D[6], D[7]
+    t = ow[O_IDX, k]
+    M = ow[O_M, k]
+    _other_states(hs, k, ow, pos, lance, col, tab, ostate)
+    n_rem = 0
+    for c in range(rem.shape[0]):
+        n_rem += rem[c]
+    n4 = float(n_rem - 4)
+    inv = swb * 576.0 / (float(n_rem) * (n_rem - 1) * (n_rem - 2) * (n_rem - 3) * n4 * (n4 - 1) * (n4 - 2) * (n4 - 3))
+    o = 1 - t
+    so_a = seat_row(hs[o], o, tab)[lance]
+    so_b = seat_row(hs[o + 2], o + 2, tab)[lance]
+    vo = tab[hs[o], col] + tab[hs[o + 2], col] if col >= 0 else 0
+    if PW.shape[0] > 0:
+        code = 0
+        for c in range(rem.shape[0]):
+            code += rem[c] * radix[c]
+        row = PW[rmap[code]]
+    else:
+        for s in range(M):
+            wj[s] = 0.0
+        _pair_sums(rem, t, lance, col, D[9], D[8], tab, nzc, nzn, nnz, binom, wj)
+        row = wj  # read at s before it is written at nj <= s
+    wsum = 0.0
+    nj = 0
     for s in range(M):
-        if wj[s] != 0.0:
-            wj[nj] = wj[s]
+        w = row[s] * inv
+        if w != 0.0:
+            best, vt = _state_score(s, t, lance, col, tab)
+            best = max(best, max(so_a, so_b))
+            if t == 0:
+                oj[nj] = outcome_of_scores(best, so_a, 0, so_b, vt, vo)
+            else:
+                oj[nj] = outcome_of_scores(so_a, best, so_b, 0, vo, vt)
+            wj[nj] = w
             sj[nj] = s
-            oj[nj] = oj[s]
             nj += 1
+            wsum += w
     return wsum, nj
 
 
@@ -783,15 +758,6 @@ def own_reach_terminal(SIG, tr, rb, m, k, n_tz):
 
 # ---------------------------------------------------------------------------
 # the pooled game, exactly: the joint law of the two teams' states
-
-
-@njit(cache=True, inline="always")
-def _state_score(s, t, lance, col, tab):
-    """The lance score (:func:`.lances.seat_row`) of team ``t``'s pooled state ``s`` (its best
-    hand and the seat holding it) and the team's values."""
-    si = np.int64(s)  # a prange index may be unsigned: keep the arithmetic in int64
-    b = si // 7 if col >= 0 else si
-    return seat_row(b // 2, t + 2 * (b % 2), tab)[lance], (si % 7 if col >= 0 else np.int64(0))
 
 
 @njit(cache=True)
