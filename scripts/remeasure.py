@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
 def _as_dealt(specs, samples, v, exact=False):
     """(samples, exploitability dict, seconds) per subgame: the vector solver's measurement, or
     the exact one of the pooled game."""
-    from musstats.engines.betting.vector import pooled_exploitability, vector_exploitability, vector_game
+    from musstats.engines.betting.pooled import pooled_exploitability
+    from musstats.engines.betting.vector import vector_exploitability, vector_game
 
     for _, spec, s in specs:
         t0 = time.perf_counter()

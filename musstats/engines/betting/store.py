@@ -29,6 +29,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["Spec", "Solved", "solve_subgame", "get_solved", "prepare", "DEFAULT_ITERATIONS", "DEFAULT_BATCH",
            "DEFAULT_POOL", "DEFAULT_SEED", "EVAL_DEALS", "EVAL_SAMPLES", "SOLVERS", "SOLVER_DEFAULTS", "VECTOR_BATCH",
+           "VECTOR_ITERATIONS",
            "VECTOR_POOLED", "VECTOR_POOLED_BATCH", "default_solver",
            "shipped_path", "quantise", "dequantise"]
 
@@ -53,6 +54,12 @@ SOLVER_DEFAULTS = {"vector": {"iterations": 6000, "batch": 256, "pool": 0},
 #: juego (measured: juego mano+second+third, 6,000 iterations, NashConv 0.029 +- 0.007 with
 #: 256 samples, 0.001 +- 0.008 with 1,024; 18,000 iterations of 256 still 0.021)
 VECTOR_BATCH = {"juego": 1024}
+#: the vector solver's iterations with private information where a subgame needs more than the
+#: default ("LANCE PATTERN" or "LANCE"): measured again on 1,000,000 samples per owner, pares with
+#: all four declared stood at [0.019, 0.021] after 6,000 iterations and punto at [0.017, 0.018];
+#: after 120 s of training (about 21,000 iterations) [0.009, 0.015] and [0.011, 0.016] on 500,000
+#: (scripts/bench_cfr.py --snapshots)
+VECTOR_ITERATIONS = {"pares 15": 20_000, "punto": 20_000}
 #: the vector solver's defaults for the pooled information models where a team enumerates
 #: every pair of its hands on each sample of the opponents (:mod:`.vector`, ``pair_teams``;
 #: the other owners keep the batch of the private solve, ``Spec.batch_single``): fewer, dearer
@@ -137,6 +144,9 @@ class Spec:
         defaults = dict(SOLVER_DEFAULTS[solver])
         if solver == "vector" and self.lance in VECTOR_BATCH:
             defaults["batch"] = VECTOR_BATCH[self.lance]
+        if solver == "vector" and self.info == "private":
+            defaults["iterations"] = VECTOR_ITERATIONS.get(f"{self.lance} {self.pattern}",
+                                                           VECTOR_ITERATIONS.get(self.lance, defaults["iterations"]))
         if self.pairs:
             defaults.update(VECTOR_POOLED)
             defaults["batch"] = VECTOR_POOLED_BATCH.get(f"{self.lance} {self.pattern}",
