@@ -140,6 +140,8 @@ class Spec:
             raise MusError(f"the {solver} solver needs the hands as dealt (deal=as-dealt); use solver=deals")
         if solver == "exact" and self.info != "pooled":
             raise MusError("the exact solver is for the pooled information model (info=pooled)")
+        if solver == "exact" and (self.batch or self.pool):
+            raise MusError("the exact solver samples nothing: it takes no batch or pool (only iterations)")
         object.__setattr__(self, "solver", solver)
         defaults = dict(SOLVER_DEFAULTS[solver])
         if solver == "vector" and self.lance in VECTOR_BATCH:
@@ -268,15 +270,14 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
     * ``deals``: DCFR on minibatches of ``spec.batch`` deals taken in turn from a pool of
       ``spec.pool`` training deals (:mod:`.solver`); NashConv on two independent samples of
       ``eval_deals`` deals (default ``EVAL_DEALS``).
-
-    With ``history_every`` the exploitability is also estimated every so many iterations
-    on smaller samples (``history_deals``) for the convergence plot: rows (iteration,
-    training seconds, NashConv lower bound, in-sample value).
-
     * ``exact`` (pooled information, hands as dealt): ``spec.iterations`` iterations of
       full-width DCFR over the exact law of the two teams' states (:mod:`.pooled`); its
       NashConv is exact, measured on the strategy as it is stored (``nashconv``) and as solved
-      (``nashconv_unquantised``), and every ``history_every`` iterations.
+      (``nashconv_unquantised``), unless ``eval_deals`` is 0.
+
+    With ``history_every`` the exploitability is also estimated every so many iterations
+    on smaller samples (``history_deals``; exactly with the exact solver) for the convergence
+    plot: rows (iteration, training seconds, NashConv lower bound, in-sample value).
 
     Vector solver only: ``start`` (a :class:`.vector.SolverState` of the same tree, described
     by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
