@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv=None) -> int:
     from musstats.engines.betting import deals as D
-    from musstats.engines.betting.store import EVAL_DEALS, Spec, shipped_path, solve_subgame, write_shipped
+    from musstats.engines.betting.store import (EVAL_DEALS, Spec, get_solved, shipped_path, solve_subgame,
+                                                 write_shipped)
     from musstats.rules.variant import Variant
 
     ap = argparse.ArgumentParser()
@@ -35,7 +36,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scheduler", default=None, help="a Dask scheduler address: one task per subgame")
     ap.add_argument("--reuse", action="store_true",
                     help="take the subgames already solved with the same key (shipped or in the disk cache, e.g. "
-                         "by scripts/value_gap.py) instead of solving them again")
+                         "by scripts/value_gap.py; after the mus: shipped) instead of solving them again")
     args = ap.parse_args(argv)
     runner = None
     if args.scheduler:
@@ -49,20 +50,21 @@ def main(argv=None) -> int:
         sgs = [sg for sg in D.SUBGAMES if args.only is None or sg[0] == args.only]
         kw = {} if args.iterations is None else {"iterations": args.iterations}
         specs = [Spec(lance=l, pattern=p, deal=deal, info=args.info, variant=v, **kw) for l, p in sgs]
-        pools = None
         if specs[0].solver == "deals":  # deal sampling trains on pools of deals; the vector solver samples
+            kept = [get_solved(spec, solve=False, cache=False) if args.reuse else None for spec in specs]
+            todo = [sg for sg, k in zip(sgs, kept) if k is None]
             pool = specs[0].pool
-            train = D.subgame_pools(deal, v, {sg: pool for sg in sgs}, specs[0].seed, D.TRAIN_KEY)
-            choose = D.subgame_pools(deal, v, {sg: EVAL_DEALS for sg in sgs}, specs[0].seed, D.CHOOSE_KEY)
-            evals = D.subgame_pools(deal, v, {sg: EVAL_DEALS for sg in sgs}, specs[0].seed, D.EVAL_KEY)
-            pools = {sg: {"train": train[sg], "choose": choose[sg], "eval": evals[sg]} for sg in sgs}
-            print(f"{deal}: deals in {time.perf_counter() - t0:.1f} s", flush=True)
-        if pools is None:  # independent solves: here, or one Dask task each
+            train = D.subgame_pools(deal, v, {sg: pool for sg in todo}, specs[0].seed, D.TRAIN_KEY)
+            choose = D.subgame_pools(deal, v, {sg: EVAL_DEALS for sg in todo}, specs[0].seed, D.CHOOSE_KEY)
+            evals = D.subgame_pools(deal, v, {sg: EVAL_DEALS for sg in todo}, specs[0].seed, D.EVAL_KEY)
+            print(f"{deal}: deals of {len(todo)} subgames in {time.perf_counter() - t0:.1f} s", flush=True)
+            solved = [k if k is not None else
+                      solve_subgame(spec, pools={"train": train[sg], "choose": choose[sg], "eval": evals[sg]})
+                      for spec, sg, k in zip(specs, sgs, kept)]
+        else:  # independent solves: here, or one Dask task each
             from musstats.engines.betting.runner import solve_many
 
             solved = solve_many(specs, runner, use_cache=args.reuse)
-        else:
-            solved = [solve_subgame(spec, pools=pools[sg]) for spec, sg in zip(specs, sgs)]
         for spec, s in zip(specs, solved):
             e = s.exploit
             train_n = e.get("train_deals", e.get("train_samples", 0))
