@@ -500,8 +500,8 @@ def test_shipped_strategies_cover_every_subgame(deal, info):
     after one mus round; pooled information as dealt) hold every one of the 21 subgames of
     8 reyes with the default settings, so that a plain question never waits for a solve,
     each with its measured NashConv; the private strategies are at the issue's goal,
-    NashConv <= 0.02 stones per lance by the lower bound (within two standard errors); the
-    pooled ones, measured exactly, at 0.01."""
+    NashConv <= 0.02 stones per lance by the lower bound; the pooled ones, measured exactly,
+    at 0.01."""
     from musstats.analysis.betting import exploitability_table
     from musstats.engines.betting.deals import SUBGAMES
 
@@ -516,7 +516,7 @@ def test_shipped_strategies_cover_every_subgame(deal, info):
     assert (df["nashconv_se"] > 0).all() and not df["exact"].any()
     assert (df["nashconv_in"] >= df["nashconv"] - 4 * (df["nashconv_se"] + df["nashconv_in_se"])).all()
     if info == "private":
-        above = df[df["nashconv"] - 2 * df["nashconv_se"] > 0.02]
+        above = df[df["nashconv"] > 0.02]
         assert above.empty, above[["lance", "pattern", "nashconv", "nashconv_se"]]
 
 
