@@ -14,7 +14,7 @@ solve's seed + 7, independent of the build's), in stones per lance.  Prints a Ma
     python scripts/remeasure.py --deal as-dealt --info pooled --exact [--subgames all]
 
 ``--exact`` (pooled information as dealt): the exact NashConv, each team's best response
-over the exact law of the two teams' states (``vector.pooled_exploitability``), no sampling.
+over the exact law of the two teams' states (``pooled.pooled_exploitability``), no sampling.
 
 As dealt, ``--samples`` are the samples per owner and sample set (the vector solver's
 measurement); after the mus, the deals of each of the two sample sets (the deal solver's),

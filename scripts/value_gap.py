@@ -39,8 +39,7 @@ def main(argv=None) -> int:
           "| NashConv pooled | gap pooled − private | bound | pooled s (training) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in df.itertuples():
-        exact = r.value_pooled_se == 0 and r.nashconv_pooled == r.nashconv_pooled_in  # the exact solver
-        pooled = (f"{r.value_pooled:+.4f} (exact) | {r.nashconv_pooled:.4f} (exact)" if exact else
+        pooled = (f"{r.value_pooled:+.4f} (exact) | {r.nashconv_pooled:.4f} (exact)" if r.pooled_exact else
                   f"{r.value_pooled:+.3f} ± {r.value_pooled_se:.3f} | [{r.nashconv_pooled:.3f}, "
                   f"{r.nashconv_pooled_in:.3f}]")
         print(f"| {r.lance} | {r.pattern} | {r.value_private:+.3f} ± {r.value_private_se:.3f} "

@@ -474,6 +474,8 @@ def test_value_gap_table_puts_the_two_models_side_by_side():
     df = value_gap_table(lance="grande", iterations=60, eval_samples=2000)
     assert list(df.lance) == ["grande"] and int(df.iterations_pooled.iloc[0]) == 60
     r = df.iloc[0]
+    # the pooled side as dealt is the exact solver's: no Monte Carlo error, one NashConv
+    assert r.pooled_exact and r.value_pooled_se == 0 and r.nashconv_pooled == r.nashconv_pooled_in
     # the private side is the shipped strategy, as `musstats bet --exploitability` reports it
     ship = exploitability_table(lance="grande").iloc[0]
     assert r.value_private == ship.value_team0 and r.nashconv_private_in == ship.nashconv_in

@@ -497,7 +497,8 @@ def value_gap_table(*, lance: str | None = None, iterations: int | None = None, 
     """One row per subgame (hands as dealt): the value of the lance for team 0 (mano's team)
     with private information (the shipped strategies) and with pooled information (each team
     sees both its hands; solved with ``iterations``, cached), and the gap pooled − private, in
-    stones per lance.
+    stones per lance; ``pooled_exact`` when the pooled side is solved and valued exactly (the
+    exact solver: its ``value_pooled_se`` is 0 and both NashConv columns are the exact one).
 
     ``gap_se`` is the Monte Carlo error of the two values; ``gap_bound`` the sum of the two
     solutions' NashConv (in-sample, the upper estimates): in the pooled game, a two-player
@@ -518,7 +519,7 @@ def value_gap_table(*, lance: str | None = None, iterations: int | None = None, 
                "nashconv_private": a.get("nashconv"), "nashconv_private_in": a.get("nashconv_in"),
                "value_pooled": b.get("value"), "value_pooled_se": b.get("value_se"),
                "nashconv_pooled": b.get("nashconv"), "nashconv_pooled_in": b.get("nashconv_in"),
-               "iterations_pooled": po.iterations, "seconds_pooled": round(po.seconds, 1),
+               "pooled_exact": bool(b.get("exact", False)), "iterations_pooled": po.iterations, "seconds_pooled": round(po.seconds, 1),
                "train_seconds_pooled": po.train_seconds}
         if None not in (a.get("value"), b.get("value")):
             row["gap"] = b["value"] - a["value"]
@@ -529,8 +530,9 @@ def value_gap_table(*, lance: str | None = None, iterations: int | None = None, 
             progress(i + 1, len(sgs))
     df = pd.DataFrame(rows)
     df.attrs.update({"variant": v.name, "deal": "as-dealt", "units": "stones per lance for team 0",
-                     "method": "values of the two solutions over Monte Carlo samples of the other hands; "
-                               "gap_bound: the sum of their in-sample NashConv"})
+                     "method": "the private value over Monte Carlo samples of the other hands, the pooled one "
+                               "exactly where pooled_exact (else also by Monte Carlo); gap_bound: the sum of the "
+                               "two solutions' in-sample NashConv"})
     return df
 
 
