@@ -223,25 +223,33 @@ def test_pair_tables_give_the_enumerated_pairs_weights(lance, pattern):
         assert g.gain_in == pytest.approx(w.gain_in, rel=1e-10, abs=1e-13)
 
 
+def _team1_pairs_spelled_out(v, t, game, vg, lance, hands):
+    """The deals of ``hands``' pairs of team 1 (seats 1 and 3) with every pair of team 0 spelled
+    out, as the deal solver's data (states, outcomes, normalised weights): team 1's pairs weighted
+    by their brute-force probability, team 0's by theirs given them."""
+    from musstats.engines.betting.store import prepare
+
+    first = _brute_weights(t.counts, t.class_count, [])
+    sw = np.array([first[h[1]] * _brute_weights(t.counts, t.class_count, [int(h[1])])[h[3]] for h in hands])
+    deals, w = _spelled_out(vg, 0, hands, sw, t)
+    st, o, _ = prepare(game, deals, v, lance)
+    return st, o, w / w.sum()
+
+
 @pytest.mark.parametrize("lance,pattern,n_pairs", [("grande", 15, 2), ("pares", 15, 3), ("juego", 0b0111, 2)])
 def test_exact_pooled_exploitability_is_the_deal_solvers_on_the_enumerated_deals(lance, pattern, n_pairs):
-    """The exact NashConv of the pooled game (vector.pooled_exploitability: each team's best
+    """The exact NashConv of the pooled game (pooled.pooled_exploitability: each team's best
     response over the exact law of the two teams' states) restricted to a few pairs of team 1
     equals the deal solver's exact exploitability on the same deals spelled out: those pairs,
     weighted by their brute-force probability, with every pair of team 0 weighted by its
     brute-force probability given them."""
     from musstats.engines.betting.exploit import exploitability
-    from musstats.engines.betting.store import prepare
     from musstats.engines.betting.pooled import pooled_exploitability
     from musstats.engines.betting.vector import draw_others
 
     v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 8)
     hands, _ = draw_others(vg, 0, n_pairs, 4, (66, 0))  # seats 1 and 3 dealt
-    first = _brute_weights(t.counts, t.class_count, [])
-    sw = np.array([first[h[1]] * _brute_weights(t.counts, t.class_count, [int(h[1])])[h[3]] for h in hands])
-    deals, w = _spelled_out(vg, 0, hands, sw, t)
-    st, o, _ = prepare(game, deals, v, lance)
-    want = exploitability(game, sigma, (st, o, w / w.sum()))
+    want = exploitability(game, sigma, _team1_pairs_spelled_out(v, t, game, vg, lance, hands))
     got = pooled_exploitability(vg, sigma, pairs1=hands[:, [1, 3]])
     assert got.exact and min(want.gains_in) > 1e-6  # a random strategy is exploitable by both teams
     for k in (0, 1):
@@ -259,16 +267,12 @@ def test_exact_pooled_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance
     from musstats._kernels.cfr import cfr_regrets
     from musstats.engines.betting.pooled import pooled_regrets
     from musstats.engines.betting.solver import chunk_bounds
-    from musstats.engines.betting.store import prepare
     from musstats.engines.betting.vector import draw_others
 
     v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 12)
     hands, _ = draw_others(vg, 0, 2, 6, (68, 0))
-    first = _brute_weights(t.counts, t.class_count, [])
-    sw = np.array([first[h[1]] * _brute_weights(t.counts, t.class_count, [int(h[1])])[h[3]] for h in hands])
-    deals, w = _spelled_out(vg, 0, hands, sw, t)
-    st, o, _ = prepare(game, deals, v, lance)
-    want = cfr_regrets(chunk_bounds(len(deals), 8), st, o, w / w.sum(), sigma, *game.kernel_args(), game.team,
+    st, o, w = _team1_pairs_spelled_out(v, t, game, vg, lance, hands)
+    want = cfr_regrets(chunk_bounds(len(st), 8), st, o, w, sigma, *game.kernel_args(), game.team,
                        game.U, game.n_slots).sum(axis=0)
     for k in (0, 1):
         got = pooled_regrets(vg, k, sigma, pairs1=hands[:, [1, 3]])
