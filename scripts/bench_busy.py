@@ -1,4 +1,4 @@
-"""Benchmark: the kernels on a busy machine (issue 13, "A busy machine").
+"""Benchmark: the kernels on a busy machine (docs/benchmarks.md, "A busy machine").
 
 Measures, in one run, the exact odds of one hand and seat and the exact odds of a batch of
 hands (the work of ``musstats plot heatmap``), with 1 and with 2 numba threads, first on a

@@ -1,4 +1,4 @@
-"""Benchmark of the exact showdown engine (issue 2 speed targets).
+"""Benchmark of the exact showdown engine (its speed targets: docs/benchmarks.md).
 
 Prints medians measured in one run:
 - exact odds for one hand and seat (8 reyes and 4 reyes), compiled code warm;

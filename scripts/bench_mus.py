@@ -1,4 +1,4 @@
-"""Benchmark of the mus phase (issue 4 speed targets), medians of one run.
+"""Benchmark of the mus phase (its speed targets: docs/benchmarks.md), medians of one run.
 
 - deals with one full mus round (deal, four discards by table lookup, draws, showdown
   of all five lances) per second, one keep-set per deal, 2 threads;

@@ -1,6 +1,6 @@
-"""Measure the cut-the-mus flags' fixed point when deals are valued with betting (issue 14).
+"""Measure the cut-the-mus flags' fixed point when deals are valued with betting.
 
-The shipped flags are the plain comparison; their fixed point en paso is degenerate (README,
+The shipped flags are the plain comparison; their fixed point en paso is degenerate (docs/method.md,
 "Cut flags").  This sweeps from the shipped flags with the comparison of
 :func:`musstats.analysis.discard_table.cut_response` valued by the shipped equilibrium
 betting of every lance (``values="betting"``), seat after seat, printing each sweep.  Nothing

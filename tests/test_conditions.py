@@ -1,4 +1,4 @@
-"""Conditional odds: declarations and partner signals (issue 5)."""
+"""Conditional odds: declarations and partner signals."""
 
 from __future__ import annotations
 

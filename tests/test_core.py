@@ -1,4 +1,4 @@
-"""Core: card parsing, variants, hand index and evaluator tables (issue 2)."""
+"""Core: card parsing, variants, hand index and evaluator tables."""
 
 from __future__ import annotations
 

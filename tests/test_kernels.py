@@ -270,8 +270,7 @@ def _compiled_files(pkg, modules=None):
 
 
 def test_no_process_writes_new_compiled_kernels():
-    # issue 12: a kernel closing over a dispatcher (game._coder) wrote a new cache file in
-    # every process.  Kernels are module-level functions of musstats/_kernels only: once they
+    # A kernel closing over a dispatcher would write a new cache file in every process.  Kernels are module-level functions of musstats/_kernels only: once they
     # are compiled, another process that runs the same work loads them and writes nothing.
     import musstats._kernels as k
 

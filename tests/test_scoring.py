@@ -1,4 +1,4 @@
-"""Tests of musstats.engines.scoring (issue 5).
+"""Tests of musstats.engines.scoring.
 
 Every expected value below comes from docs/rules.md, from the arithmetic written in the
 comment beside it, or from the independent count of tests/naive.py, never from running the code.

@@ -1,4 +1,4 @@
-"""Regional variants (issue 7): ten kings, the 4-5-6-7 redeal, mus visto."""
+"""Regional variants: ten kings, the 4-5-6-7 redeal, mus visto."""
 
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def test_mus_visto_offers_changing_nothing(capsys):
     (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--method", "exact"], "--method mc"),
     (["odds", "R", "R", "S/c", "S/o", "--variant", "ten-kings", "--joker", "S/c=R", "--joker", "S/c=A"],
      "given twice with different values"),
-    # issue 12: the ten-kings path skipped the seed check (a traceback)
+    # the ten-kings path checks the seed like every other path (no traceback)
     (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--seed", "-1"],
      "seed must be a whole number from 0 to 9,223,372,036,854,775,807, got -1"),
     (["odds", "R", "R", "R", "S/o", "--variant", "ten-kings", "--trials", "0"], "trials must be a whole number"),
