@@ -4,7 +4,7 @@ offline API reference.
 Routes
 ------
 ``GET /``                    the page (``static/index.html``; ``/static/...`` its CSS and script)
-``POST /api/<name>``         ``odds discard mus ordago game bet``: the parameters as a JSON object,
+``POST /api/<name>``         ``odds discard mus ordago game bet tree``: the parameters as a JSON object,
                              the answer exactly ``musstats <name> --format json`` (``to_json``)
 ``GET /api/<name>?...``      the same with the parameters in the query string
 ``POST|GET /api/chart``      the hand's lance chart (``plots.plot_hand``) as SVG
@@ -17,10 +17,14 @@ Routes
 ``GET /api/status``          the pool, the cache and the limits
 ``GET /docs``                the API reference (offline HTML); ``/openapi.json`` the OpenAPI document
 
+``GET /api/tree?...``         the public betting tree at a point (lance, speakers, history): whose
+                             turn, the legal actions, or how the lance ended
+
 Errors are ``{"error": "<one line>"}``: 400 for a bad value (the message the command line
 prints after ``musstats: error:``) or a request above the server's limits, 422 for a
-parameter of the wrong JSON type or an unknown one, 404 for an unknown job, 413 for a body
-larger than 8 KB, 415 for a body that is not JSON, 503 when an engine is not installed.
+parameter of the wrong JSON type or an unknown one, 404 for an unknown page or job, 405 for
+a method a route does not take (PUT, PATCH, DELETE of an endpoint ...), 413 for a body
+larger than 8 KB, 415 for a POST body that is not JSON, 503 when an engine is not installed.
 """
 
 import asyncio
@@ -72,15 +76,26 @@ class JobRequest(BaseModel):
     replaces: Optional[str] = Field(None, description="A job of this client to cancel (the request it replaces).")
 
 
+#: the longest error line sent (a longer one is cut, with an ellipsis)
+MAX_ERROR_CHARS = 400
+
+
+def one_line(message: Any) -> str:
+    """An error message as one line of at most :data:`MAX_ERROR_CHARS` characters."""
+    text = " ".join(str(message).split()) or "bad request"
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
+
+
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=headers)
+    return JSONResponse({"error": one_line(message)}, status_code=status, headers=headers)
 
 
 # --------------------------------------------------------------------------- middleware
 
 class Guard:
-    """Refuses bodies and query strings above ``max_bytes`` (413/414) and API bodies that are
-    not JSON (415), and adds security headers to every response."""
+    """Refuses bodies and query strings above ``max_bytes`` (413/414) and API POST bodies that
+    are not JSON (415), and adds security headers to every response.  Other methods go on to
+    the routes, which answer 405 where they are not accepted."""
 
     def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES) -> None:
         self.app, self.max_bytes = app, max_bytes
@@ -118,7 +133,7 @@ class Guard:
                 await _error(413, f"the request body of {n:,} bytes is larger than this server's limit of "
                                   f"{limit:,} bytes")(scope, receive, send_with_headers)
                 return
-        if scope["method"] in ("POST", "PUT", "PATCH") and scope["path"].startswith("/api/") and (
+        if scope["method"] == "POST" and scope["path"].startswith("/api/") and (
                 length is None or length != b"0"):
             ctype = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
             if ctype != b"application/json":
@@ -191,7 +206,10 @@ def create_app(*, manager: JobManager | None = None, workers: int | None = None,
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such page or endpoint: {request.url.path} (the API is listed at /docs)"
         if exc.status_code == 405:
-            detail = f"{request.method} is not accepted at {request.url.path} (see /docs)"
+            hdrs = {k.lower(): v for k, v in (getattr(exc, "headers", None) or {}).items()}
+            allowed = hdrs.get("allow")
+            detail = (f"{request.method} is not accepted at {request.url.path}"
+                      + (f"; accepted: {allowed}" if allowed else "") + " (see /docs)")
         return _error(exc.status_code, detail, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(MusError)

@@ -21,13 +21,15 @@ has the library's own, higher limits):
                                is evaluated on each deal: up to 30,000,000 evaluations)
 ``/api/game``                  ``deals`` up to 20,000,000
 ``/api/bet``                   ``trials`` up to 1,000,000
-every request                  a body or query string of at most 8 KB
+every request                  a body or query string of at most 8 KB; no number beyond
+                               2**63 - 1 (a larger one is refused before the API sees it)
 =============================  ===========================================================
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -38,9 +40,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from musstats.base.errors import MusError
 
-__all__ = ["MAX_BODY_BYTES", "LIMITS", "TEN_KINGS_TRIALS", "Endpoint", "ENDPOINTS", "Unavailable",
-           "check_limits", "validation_message", "query_params", "OddsParams", "ChartParams", "DiscardParams",
-           "MusParams", "OrdagoParams", "GameParams", "BetParams"]
+__all__ = ["MAX_BODY_BYTES", "LIMITS", "TEN_KINGS_TRIALS", "MAX_NUMBER", "Endpoint", "ENDPOINTS", "Unavailable",
+           "check_limits", "short_number", "validation_message", "query_params", "OddsParams", "ChartParams",
+           "DiscardParams", "MusParams", "OrdagoParams", "GameParams", "BetParams", "TreeParams"]
 
 #: the largest request body (and query string) accepted, in bytes
 MAX_BODY_BYTES = 8 * 1024
@@ -55,6 +57,8 @@ LIMITS: dict[str, dict[str, int]] = {
 }
 #: ten kings: Monte Carlo deals of each of the (up to four) runs of one odds request
 TEN_KINGS_TRIALS = 5_000_000
+#: the largest number any parameter may hold (the largest seed); beyond it a request is refused
+MAX_NUMBER = 2 ** 63 - 1
 
 JSON_TYPE = "application/json"
 SVG_TYPE = "image/svg+xml"
@@ -157,10 +161,11 @@ class OrdagoParams(_Rules, _Hand):
     score: Score = _p("0-0", "score", "The score before the hand, ours first: \"12-30\".")
     declared: Optional[Texts] = _p(None, "texts", "Declarations, e.g. \"second:pares,postre:no-juego\".")
     signal: Optional[Texts] = _p(None, "texts", "Your partner's seña (see /api/odds).")
-    equilibrium: StrictBool = _p(False, "bool", "Also against equilibrium opponents: solve the lance's betting "
-                                                "at the score (about 10 s for a new score, cached).")
-    deal: StrictStr = _p("as-dealt", "text", "With equilibrium: the hands as-dealt or after-mus (a cold solve: "
-                                             "15 s for a new score of grande, more for a rare lance; cached).")
+    equilibrium: StrictBool = _p(True, "bool", "Against equilibrium opponents (the default, as the command "
+                                               "line): solve the lance's betting at the score (cached); false "
+                                               "for the random-hands figures alone.")
+    deal: StrictStr = _p("as-dealt", "text", "With equilibrium: the hands as-dealt or after-mus (a new score "
+                                             "of after-mus is a cold solve; cached).")
 
 
 class GameParams(_Rules):
@@ -192,6 +197,17 @@ class BetParams(_Params):
     partner: Optional[Cards] = _p(None, "cards", "Pooled model: your partner's hand.")
     trials: Optional[Number] = _p(None, "whole", "Monte Carlo deals of the expected stones (at most 1,000,000 here).")
     seed: Optional[Number] = _p(None, "whole", "Seed of those deals.")
+
+
+class TreeParams(_Params):
+    """Parameters of the public betting tree (:func:`musstats.engines.betting.tree.betting_tree`)
+    at a point: the legal actions after ``history``, or how the lance ended."""
+
+    lance: StrictStr = _p(..., "text", "The lance: grande, chica, pares, juego, punto.", examples=["grande"])
+    speakers: Optional[Texts] = _p(None, "texts", "Pares and juego: the seats that hold the lance, e.g. "
+                                                  "\"mano+second+postre\" (the \"declared\" of /api/bet); "
+                                                  "default every seat.")
+    history: Optional[Texts] = _p(None, "texts", "The public actions so far, e.g. \"paso,envido 2\".")
 
 
 # --------------------------------------------------------------------------- messages
@@ -239,15 +255,41 @@ def _is_ten_kings(variant: Any) -> bool:
     return key in ("ten-kings", "tenkings", "10-kings")
 
 
+def short_number(v: int | float) -> str:
+    """A number as a reader wants it in a one-line message: ``12,000``, ``0.25``, ``1e+300``,
+    never hundreds of digits."""
+    if isinstance(v, int):
+        if abs(v) < 10 ** 15:
+            return f"{v:,}"
+        digits = str(abs(v))
+        return f"{'-' if v < 0 else ''}{digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
+    if v != v or v in (float("inf"), float("-inf")):
+        return repr(v)
+    if float(v).is_integer() and abs(v) < 1e15:
+        return f"{int(v):,}"
+    return f"{v:.6g}"
+
+
+def _numbers(params: dict[str, Any]):
+    for name, v in params.items():
+        for x in (v if isinstance(v, list) else [v]):
+            if isinstance(x, (int, float)) and not isinstance(x, bool):
+                yield name, x
+
+
 def check_limits(kind: str, params: dict[str, Any]) -> None:
-    """MusError when a parameter is above this server's limit for ``kind``."""
+    """MusError when a parameter is above this server's limit for ``kind``, or a number is
+    beyond :data:`MAX_NUMBER` (no parameter of the API takes one)."""
+    for name, v in _numbers(params):
+        if abs(v) > MAX_NUMBER:
+            raise MusError(f"{name} {short_number(v)} is too large: no parameter takes a number beyond "
+                           f"{MAX_NUMBER:,}")
     for name, cap in LIMITS.get(kind, {}).items():
         if kind in ("odds", "chart") and name == "trials" and _is_ten_kings(params.get("variant")):
             cap = TEN_KINGS_TRIALS
         v = params.get(name)
         if isinstance(v, (int, float)) and not isinstance(v, bool) and v > cap:
-            shown = f"{int(v):,}" if float(v).is_integer() else repr(v)
-            raise MusError(f"{name} {shown} is above this server's limit of {cap:,} for /api/{kind}; "
+            raise MusError(f"{name} {short_number(v)} is above this server's limit of {cap:,} for /api/{kind}; "
                            f"use the command line for longer runs")
 
 
@@ -359,7 +401,7 @@ def _run_ordago(p: dict, progress: Progress, jobs: Any) -> Outcome:
     checks.score(p.get("score", "0-0"), v.target)
     check_deal(p.get("deal", "as-dealt"))
     model = _shared_game_model(v, progress)
-    res = ordago(**p, model=model)
+    res = ordago(**p, model=model, solve_progress=progress)
     return Outcome(_json(res), obj=res)
 
 
@@ -403,6 +445,47 @@ def _run_bet(p: dict, progress: Progress, jobs: Any) -> Outcome:
     return Outcome(_json(res), obj=res)
 
 
+def _seat_list(x: Any) -> list[int]:
+    from musstats.rules.seats import parse_seat
+
+    items = x if isinstance(x, list) else re.split(r"[+,\s]+", str(x))
+    seats = sorted({parse_seat(i.strip() if isinstance(i, str) else i) for i in items
+                    if not (isinstance(i, str) and not i.strip())})
+    if not seats:
+        raise MusError("speakers: name the seats that hold the lance, e.g. \"mano+second+postre\"")
+    return seats
+
+
+def tree_point(lance: Any, speakers: Any = None, history: Any = None) -> dict[str, Any]:
+    """The public betting tree at a point, as JSON: who has spoken, whose turn it is and the
+    legal actions there (or how the lance ended).  The tree of ``musstats bet --tree``."""
+    from musstats.engines.betting.tree import betting_tree, pattern_mask, pattern_seats
+    from musstats.rules import checks
+    from musstats.rules.labels import SEATS
+
+    name = checks.lance(lance)
+    mask = pattern_mask(_seat_list(speakers)) if speakers is not None else 0b1111
+    tree = betting_tree(name, mask)
+    node = tree.parse_history(history)
+    nd = tree.nodes[node]
+    steps, n = [], 0
+    for act in nd.history:
+        parent = tree.nodes[n]
+        steps.append({"seat": SEATS[parent.seat], "action": act})
+        n = parent.children[parent.actions.index(act)]
+    over = nd.is_terminal
+    return {"lance": name, "speakers": [SEATS[q] for q in pattern_seats(tree.pattern)],
+            "abstraction": tree.abstraction.describe(), "history": list(nd.history), "steps": steps,
+            "over": over, "turn": None if over else SEATS[nd.seat], "actions": [] if over else list(nd.actions),
+            "ending": tree.terminals[nd.terminal].describe() if over else None}
+
+
+def _run_tree(p: dict, progress: Progress, jobs: Any) -> Outcome:
+    from musstats.output.render import to_json
+
+    return Outcome(to_json(tree_point(**p)).encode("utf-8"))
+
+
 def _odds_deterministic(p: dict) -> bool:
     """True when an odds request has one answer (a seed, or exact odds by default), so that
     identical requests in flight can share one computation."""
@@ -443,7 +526,10 @@ ENDPOINTS: dict[str, Endpoint] = {e.name: e for e in (
     Endpoint("game", GameParams, _run_game, "P(win the game) from every score (en paso, and with betting)",
              "musstats.analysis.game.model.game_report(variant, ...)", "musstats game --format json"),
     Endpoint("bet", BetParams, _run_bet, "Equilibrium betting of a hand in a lance",
-             "musstats.analysis.betting.bet(hand, seat, lance=..., ...)", "to_json(bet(...))"),
+             "musstats.analysis.betting.bet(hand, seat, lance=..., ...)", "musstats bet CARDS --format json"),
+    Endpoint("tree", TreeParams, _run_tree, "The public betting tree at a point: whose turn, the legal actions",
+             "musstats.engines.betting.tree.betting_tree(lance, pattern).parse_history(history)",
+             "musstats bet --tree --lance LANCE (as text)"),
     Endpoint("chart", ChartParams, _run_chart, "The hand's lance chart (plots.plot_hand) as SVG",
              "musstats.output.plots.plot_hand(musstats.odds(...))", "musstats plot hand CARDS --out FILE.svg",
              media_type=SVG_TYPE, deterministic=_odds_deterministic),
