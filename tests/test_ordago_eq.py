@@ -1,5 +1,6 @@
-"""The órdago at a score against equilibrium opponents (issue 14): the P(win the game)
-payoff by hand, the nodes, the figures, the sanity a player checks, the CLI and the chart."""
+"""The órdago at a score against equilibrium opponents: the P(win the game) payoff by hand
+(the edge scores of every lance), the nodes, the figures, the sanity a player checks, the
+CLI and the chart."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 
 from helpers import assert_exit2_one_line, run_cli as _run
 from musstats.base.errors import MusError
-from musstats.engines.betting.game import GamePayoff, StonePayoff, outcome_code
-from musstats.engines.betting.tree import ACCEPTED, ALL_SEATS, ORDAGO, PASO, REFUSED, betting_tree
+from musstats.engines.betting.game import GamePayoff, RestOfHand, StonePayoff, hand_end_value, outcome_code
+from musstats.engines.betting.tree import ACCEPTED, ALL_SEATS, ORDAGO, PASO, REFUSED, Terminal, betting_tree
 from musstats.rules.variant import Variant, make_variant
 
 #: small solves for the tests (the defaults are for users)
@@ -108,6 +109,148 @@ def test_game_payoff_keys_and_checks():
         GamePayoff(0, 0, v)  # the engine never builds a game model itself
     with pytest.raises(MusError, match="grid"):
         GamePayoff(0, 0, v, grid=g30)
+
+
+# ---------------------------------------------------------------------------
+# the end of the game at the edge scores (docs/rules.md "Scoring at the count", "Game"):
+# dejes at once, then the count in lance order grande, chica, pares, juego/punto; the first
+# team to reach 40 wins there.  ``rest``: team 0's stones of (grande, chica, pares,
+# juego/punto) en paso; the lance's own place is ignored.
+
+
+def _end(a, b, lance, term, o, rest=(0, 0, 0, 0), T=40):
+    g = _toy_grid(T)
+    return float(hand_end_value(a, b, T, g, lance, term, np.array([o]), np.array([rest]))[0])
+
+
+PASO_T, ORD_T = Terminal(PASO), Terminal(ORDAGO)
+
+
+def _acc(n):
+    return Terminal(ACCEPTED, stake=n)
+
+
+def _ref(by, deje):
+    return Terminal(REFUSED, by=by, deje=deje)
+
+
+W0, W1 = outcome_code(1, 0, 0), outcome_code(0, 0, 0)  # team 0 / team 1 holds the best hand (no values)
+
+
+def test_edge_grande_is_counted_first():
+    # 39-39: grande is the first place of the count, so its winner wins whatever follows
+    assert _end(39, 39, "grande", PASO_T, W0, (0, -1, -3, -2)) == 1.0
+    assert _end(39, 39, "grande", PASO_T, W1, (0, 1, 3, 2)) == 0.0
+    assert _end(38, 39, "grande", _acc(2), W0, (0, -1, 0, 0)) == 1.0   # 38 + 2
+    # 38-39, en paso to team 0 (39-39), then chica to team 1: 39-40
+    assert _end(38, 39, "grande", PASO_T, W0, (0, -1, 0, 0)) == 0.0
+    # a refused first bet of team 1: its deje at once, 39 + 1, though team 0 holds the best grande
+    assert _end(0, 39, "grande", _ref(1, 1), W0) == 0.0
+    # the deje of a refused raise: 2 at once (38 + 2)
+    assert _end(38, 30, "grande", _ref(0, 2), W1, (0, -1, -3, -3)) == 1.0
+    # an accepted órdago: the lance decides, whatever the count would say
+    assert _end(39, 39, "grande", ORD_T, W1, (0, 1, 3, 3)) == 0.0
+    # nobody reaches 40: the next hand's grid at the final score (team 0: 10 + 1 + 1, team 1: 20 + 3)
+    assert _end(10, 20, "grande", PASO_T, W0, (0, 1, -3, 0)) == pytest.approx(0.5 + (12 - 23) / 100)
+
+
+def test_edge_chica_comes_after_grande():
+    # 39-39: grande's stone is counted before chica's, so an en-paso chica never decides
+    assert _end(39, 39, "chica", PASO_T, W0, (-1, 0, 0, 0)) == 0.0
+    assert _end(39, 39, "chica", PASO_T, W1, (1, 0, 0, 0)) == 1.0
+    assert _end(39, 39, "chica", _acc(5), W0, (-1, 0, 0, 0)) == 0.0
+    # but a refused chica bet gives its deje at once, before the count
+    assert _end(39, 39, "chica", _ref(0, 1), W1, (-1, 0, 0, 0)) == 1.0
+    assert _end(39, 38, "chica", _ref(1, 2), W0, (1, 0, 0, 0)) == 0.0
+    # 38-39: grande to team 0 (39-39), then chica decides
+    assert _end(38, 39, "chica", PASO_T, W0, (1, 0, 0, 0)) == 1.0
+    assert _end(38, 39, "chica", PASO_T, W1, (1, 0, 0, 0)) == 0.0
+    assert _end(39, 39, "chica", ORD_T, W0, (-1, 0, 0, 0)) == 1.0
+
+
+def test_edge_pares_values_at_their_place():
+    # 38-38, grande to team 0 (39-38), chica to team 1 (39-39): pares decides
+    r = (1, -1, 0, 0)
+    assert _end(38, 38, "pares", PASO_T, outcome_code(1, 2, 1), r) == 1.0   # team 0's medias: 2
+    assert _end(38, 38, "pares", PASO_T, outcome_code(0, 3, 1), r) == 0.0   # team 1's par: 1
+    # 38-39: chica to team 1 ends it before pares, whatever pares holds
+    assert _end(38, 39, "pares", _acc(5), outcome_code(1, 6, 1), (1, -1, 0, 0)) == 0.0
+    # a refused bet of team 1 with a deje of 2 ends it at once (38 + 2), before grande's count
+    assert _end(38, 38, "pares", _ref(1, 2), outcome_code(1, 3, 1), (1, 1, 0, 0)) == 0.0
+    # a refused bet of team 0, deje 1 (39-38); grande to team 1 (39-39); chica to team 0: 40
+    assert _end(38, 38, "pares", _ref(0, 1), outcome_code(0, 1, 3), (-1, 1, 0, 0)) == 1.0
+    # ... chica to team 1 instead: 39-40 before pares is counted
+    assert _end(38, 38, "pares", _ref(0, 1), outcome_code(0, 1, 3), (-1, -1, 0, 0)) == 0.0
+    # the refusing team forfeits pares: team 0, which bet and was refused, collects its own 1 at
+    # the count though team 1's pares are better (35 + 1 deje, + 1 grande, + 1 chica, + 1 value = 39)
+    assert _end(35, 30, "pares", _ref(0, 1), outcome_code(0, 1, 3), (1, 1, 0, 0)) == pytest.approx(
+        0.5 + (39 - 30) / 100)
+    # pares before juego: 37-36, grande +1, chica -1, pares to team 0 (3): 41-37
+    assert _end(37, 36, "pares", PASO_T, outcome_code(1, 3, 2), (1, -1, 0, -6)) == 1.0
+
+
+def test_edge_juego_after_pares():
+    # 37-36: grande +1 (38-36), chica -1 (38-37), pares -2 (38-39); juego decides
+    r = (1, -1, -2, 0)
+    assert _end(37, 36, "juego", PASO_T, outcome_code(1, 2, 2), r) == 1.0       # team 0's 2
+    assert _end(37, 36, "juego", PASO_T, outcome_code(0, 3, 2), r) == 0.0       # team 1's 2: 41
+    assert _end(37, 36, "juego", _acc(2), outcome_code(1, 2, 6), r) == 1.0
+    # 39-38: grande to team 0 first, though team 1 wins the accepted juego bet
+    assert _end(39, 38, "juego", _acc(2), outcome_code(0, 3, 2), (1, -1, 0, 0)) == 1.0
+    # 39-38: grande to team 1 (39-39), chica to team 1 (39-40)
+    assert _end(39, 38, "juego", _acc(2), outcome_code(1, 3, 2), (-1, -1, 0, 0)) == 0.0
+    # a refused juego bet: the deje at once
+    assert _end(38, 39, "juego", _ref(1, 1), outcome_code(1, 3, 2), (1, 1, 3, 0)) == 0.0
+    assert _end(39, 39, "juego", ORD_T, outcome_code(1, 2, 3), (-1, -1, -3, 0)) == 1.0
+
+
+def test_edge_punto_last():
+    # 38-38: grande +1 (39-38), chica -1 (39-39), no pares; punto en paso decides (1 stone)
+    r = (1, -1, 0, 0)
+    assert _end(38, 38, "punto", PASO_T, outcome_code(1, 0, 0), r) == 1.0
+    assert _end(38, 38, "punto", PASO_T, outcome_code(0, 0, 0), r) == 0.0
+    # an accepted 2 at punto: 2 + 1 to the best hand's team
+    assert _end(30, 37, "punto", _acc(2), outcome_code(0, 0, 0)) == 0.0      # 37 + 3
+    assert _end(30, 35, "punto", _acc(2), outcome_code(0, 0, 0)) == pytest.approx(0.5 + (30 - 38) / 100)
+    # refused by team 1's side: team 1 takes 1 at once (38-39 -> 38-40)
+    assert _end(38, 39, "punto", _ref(1, 1), outcome_code(1, 0, 0), (1, 1, 0, 0)) == 0.0
+    # refused by team 0's side (37-38): the deje (38-38), grande to team 1 (38-39), chica to team 0
+    # (39-39), then the bettors' 1 more at punto's count: 40
+    assert _end(37, 38, "punto", _ref(0, 1), outcome_code(0, 0, 0), (-1, 1, 0, 0)) == 1.0
+
+
+def test_game_payoff_averages_the_other_lances_per_outcome():
+    # chica at 39-39 en paso is decided by grande: the payoff of team 0 holding the best chica is
+    # the share of its deals where team 0 also takes grande (3 of 4 here); an outcome code with
+    # no rows gets the other lances as nothing (the chica stone itself decides)
+    g = _toy_grid()
+    tree = betting_tree("chica", ALL_SEATS)
+    rest = RestOfHand("chica", [W0, W0], [[1, 0, 0, 0], [-1, 0, 0, 0]], [3.0, 1.0], "by hand")
+    U = GamePayoff(39, 39, Variant(), grid=g, rest=rest).p_win_table(tree)
+    assert U[_row(tree, PASO), W0] == pytest.approx(0.75)
+    assert U[_row(tree, PASO), W1] == 0.0
+    assert U[_row(tree, REFUSED, by=0, deje=1), W0] == 1.0  # the deje at once
+    assert U[_row(tree, ORDAGO), W0] == 1.0
+    # from samples: identical rows are merged with their counts
+    r2 = RestOfHand.from_samples("chica", [W0, W0, W0, W0], [[1, 0, 0, 0]] * 3 + [[-1, 0, 0, 0]], "by hand")
+    assert len(r2.o) == 2 and sorted(r2.weight) == [1.0, 3.0] and r2.key == RestOfHand(
+        "chica", r2.o, r2.stones, r2.weight, "by hand").key
+    U2 = GamePayoff(39, 39, Variant(), grid=g, rest=r2).p_win_table(tree)
+    np.testing.assert_allclose(U2, U)
+    # the rest enters the key; a rest of another lance is refused
+    assert GamePayoff(39, 39, Variant(), grid=g, rest=rest).key != GamePayoff(39, 39, Variant(), grid=g).key
+    with pytest.raises(MusError, match="grande"):
+        GamePayoff(0, 0, Variant(), grid=g, rest=RestOfHand("grande", [W0], [[0, 0, 0, 0]], [1.0])).p_win_table(tree)
+
+
+def test_refusing_their_ordago_at_12_39_loses_the_game():
+    # they need one stone: a refusal gives them the deje, and the game, whatever the hands
+    g = _toy_grid()
+    tree = betting_tree("grande", ALL_SEATS)
+    U = GamePayoff(12, 39, Variant(), grid=g).p_win_table(tree)
+    for i, t in enumerate(tree.terminals):
+        if t.kind == REFUSED and t.by == 1:
+            assert (U[i] == 0.0).all()
 
 
 def test_next_hand_grid_is_the_game_model_with_the_other_team_mano():
