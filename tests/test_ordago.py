@@ -153,7 +153,9 @@ def _hand_made_model(target=40):
 @pytest.mark.parametrize("seat, m", [("mano", 0), ("second", 1), ("third", 0), ("postre", 1)])
 def test_ordago_uses_our_team_as_mano_when_mano_or_third(seat, m):
     model = _hand_made_model()
-    res = ordago("R R R R", seat, lance="grande", score="12-25", model=model).to_dict()
+    res = ordago("R R R R", seat, lance="grande", score="12-25", model=model, equilibrium=False).to_dict()
+    assert res["method"] == "random hands"
+    res = res["random_hands"]
     assert res["p_game"] == pytest.approx(model.p[m, 12, 25])
     assert res["p_game_if_they_refuse"] == pytest.approx(model.p[m, 13, 25])
     assert res["break_even"]["accept"] == pytest.approx(model.p[m, 12, 26])
@@ -167,7 +169,11 @@ def test_ordago_model_target_must_match():
 
 def test_certain_lance_advice_is_to_call():
     """Mano with R R R R at grande wins for sure (ties go to mano): call, and accept."""
-    res = ordago("R R R R", "mano", lance="grande", score="20-35").to_dict()
+    doc = ordago("R R R R", "mano", lance="grande", score="20-35", equilibrium=False).to_dict()
+    assert doc["call"] is True and doc["accept"] is True and doc["equilibrium"] is None
+    assert doc["recommended"] == {"call": "call", "answer": "accept"}
+    assert doc["advice"].startswith("Random hands: Call the órdago")
+    res = doc["random_hands"]
     assert res["p_lance"] == 1.0 and res["p_lance_exact"] == "1"
     assert res["call"] is True and res["accept"] is True
     assert res["advice"].startswith("Call the órdago")
@@ -208,28 +214,60 @@ def test_parse_lance():
 
 def test_cli_json_shape(capsys):
     code, out, err = _run(capsys, ["ordago", "R", "R", "R", "A", "--seat", "second", "--lance", "juego",
-                                   "--score", "30-32", "--format", "json", "--no-equilibrium"])
+                                   "--score", "30-32", "--format", "json", "--no-equilibrium",
+                                   "--declared", "mano:juego,third:juego,postre:juego"])
     assert code == 0, err
     lines = [ln for ln in out.splitlines() if ln.strip()]
     assert len(lines) == 1
     doc = json.loads(lines[0])
-    assert {"hand", "seat", "lance", "score", "p_lance", "p_lance_exact", "p_game", "break_even",
-            "call", "accept", "advice", "game_model", "approximations", "rules"} <= set(doc)
+    assert {"hand", "seat", "lance", "score", "method", "call", "accept", "recommended", "advice", "equilibrium",
+            "random_hands", "approximations", "rules", "conditions"} <= set(doc)
+    assert doc["method"] == "random hands" and doc["equilibrium"] is None
     assert doc["hand"] == ["R", "R", "R", "A"] and doc["seat"] == "second" and doc["lance"] == "juego"
     assert doc["score"] == {"us": 30, "them": 32, "target": 40}
-    assert Fraction(doc["p_lance_exact"]) == _juego_second_31_by_hand()
-    assert set(doc["break_even"]) == {"call", "accept"}
+    rh = doc["random_hands"]
+    assert {"p_lance", "p_lance_exact", "p_game", "break_even", "call", "accept", "advice", "game_model"} <= set(rh)
+    # every other player declared juego: we lose only to mano's 31, P(mano 31 | mano holds juego, and so do
+    # third and postre) -- here the exact figure of the declared conditions (checked by hand above without them)
+    want = lp("R R R A", 1, "juego", declared="mano:juego,third:juego,postre:juego")["p"]
+    assert Fraction(rh["p_lance_exact"]) == want and 0.5 < want < 1
+    assert set(rh["break_even"]) == {"call", "accept"}
     for k in ("p_lance", "p_game", "p_game_if_they_refuse", "p_game_if_we_refuse"):
-        assert 0.0 <= doc[k] <= 1.0
+        assert 0.0 <= rh[k] <= 1.0
     assert isinstance(doc["call"], bool) and isinstance(doc["accept"], bool)
-    assert doc["game_model"]["mano"] == "them" and doc["game_model"]["target"] == 40
+    assert doc["call"] == rh["call"] and doc["accept"] == rh["accept"]
+    assert rh["game_model"]["mano"] == "them" and rh["game_model"]["target"] == 40
+    assert "assumed" not in doc["conditions"]
+
+
+def test_undeclared_players_hold_the_lance_by_default(capsys):
+    """Pares and juego: a player not named in the declarations is assumed to hold the lance,
+    and the result says so (both figures use it)."""
+    one = ordago("R R R A", "second", lance="juego", score="30-32", equilibrium=False).to_dict()
+    full = ordago("R R R A", "second", lance="juego", score="30-32", equilibrium=False,
+                  declared="mano:juego,third:juego,postre:juego").to_dict()
+    assert one["random_hands"]["p_lance_exact"] == full["random_hands"]["p_lance_exact"]
+    assert "mano, third, postre hold juego" in one["conditions"]["assumed"]
+    # mano declared no juego: only third (assumed) contests it, and third's 31 loses to ours (second is
+    # nearer to mano): the órdago is won for sure
+    res = ordago("R R R A", "second", lance="juego", score="30-32", equilibrium=False,
+                 declared="mano:no-juego").to_dict()
+    assert res["random_hands"]["p_lance_exact"] == "1"
+    assert res["conditions"]["assumed"].startswith("third, postre hold juego")
+    code, out, err = _run(capsys, ["ordago", "R", "R", "R", "A", "--seat", "second", "--lance", "juego",
+                                   "--score", "30-32", "--no-equilibrium"])
+    assert code == 0, err
+    assert "assumed mano, third, postre hold juego" in " ".join(out.split())
+    # grande: nothing is assumed
+    assert "assumed" not in ordago("R R R A", "second", lance="grande", score="30-32",
+                                   equilibrium=False).to_dict()["conditions"]
 
 
 def test_cli_table(capsys):
     code, out, err = _run(capsys, ["ordago", "RRRR", "--lance", "grande", "--score", "0-0", "--target", "30",
                                    "--no-equilibrium"])
     assert code == 0, err
-    assert "órdago a grande at 0-0 (a 30)" in out and "Call the órdago" in out
+    assert "órdago a grande at 0-0 (a 30)" in out and "Random hands: Call the órdago" in out
     code, out, err = _run(capsys, ["ordago", "7", "6", "5", "4", "--seat", "postre", "--lance", "pares",
                                    "--score", "10-10", "--declared", "mano:pares", "--no-equilibrium"])
     assert code == 0, err
@@ -270,20 +308,25 @@ def test_cli_bad_hand(capsys):
 
 def test_repeated_declarations_merge(capsys):
     # --declared may be repeated: the items merge (the same as one comma-separated list)
-    one = ordago("7 6 5 4", "postre", lance="pares", score="10-10", declared="mano:pares,third:no-juego").to_dict()
+    one = ordago("7 6 5 4", "postre", lance="pares", score="10-10", declared="mano:pares,third:no-juego",
+                 equilibrium=False).to_dict()
     code, out, err = _run(capsys, ["ordago", "7", "6", "5", "4", "--seat", "postre", "--lance", "pares",
                                    "--score", "10-10", "--declared", "mano:pares", "--declared", "third:no-juego",
                                    "--format", "json", "--no-equilibrium"])
     assert code == 0, err
     doc = json.loads(out)
-    assert doc["p_lance_exact"] == one["p_lance_exact"]
-    assert doc["conditions"] == {"declared": "mano:pares,third:no-juego"}
+    assert doc["random_hands"]["p_lance_exact"] == one["random_hands"]["p_lance_exact"]
+    # second and third are assumed to hold pares (not declared)
+    assert doc["conditions"]["declared"] == "mano:pares,second:pares,third:no-juego,third:pares"
+    assert doc["conditions"]["assumed"].startswith("second, third hold pares")
 
 
 def test_result_object():
-    res = ordago("R R R A", "second", lance="juego", score="30-32")
+    res = ordago("R R R A", "second", lance="juego", score="30-32", equilibrium=False)
     d = res.to_dict()
-    assert Fraction(d["p_lance_exact"]) == _juego_second_31_by_hand()
+    assert res.call is d["call"] and res.advice == d["advice"]
     df = res.to_frame()
-    assert len(df) == 1 and df.loc[0, "lance"] == "juego" and df.loc[0, "p_lance"] == d["p_lance"]
+    assert len(df) == 1 and df.loc[0, "lance"] == "juego"
+    assert df.loc[0, "random_hands_p_lance"] == d["random_hands"]["p_lance"]
+    assert df.loc[0, "method"] == "random hands" and df.loc[0, "call"] == d["call"]
     assert df.attrs["seat"] == "second" and df.attrs["advice"] == d["advice"]

@@ -253,6 +253,19 @@ def test_refusing_their_ordago_at_12_39_loses_the_game():
             assert (U[i] == 0.0).all()
 
 
+def test_refusing_at_12_39_is_the_teams_refusal():
+    """C S 6 5 at third, grande, 12-39: second's órdago is answered by third, then mano; the
+    team's refusal (both) gives them the deje and the game: P(win the game) 0."""
+    from musstats.analysis.ordago import ordago
+
+    doc = ordago("C S 6 5", "third", lance="grande", score="12-39", iterations=IT, eval_samples=EVAL).to_dict()
+    a = doc["equilibrium"]["answer"]
+    assert a["history"] == ["paso", "órdago"] and a["partners_after"] == ["mano"]
+    assert a["p_win_game_if_refuse"] == 0.0
+    assert "(your partner refusing too)" in doc["advice"]
+    _consistent(doc)
+
+
 def test_next_hand_grid_is_the_game_model_with_the_other_team_mano():
     from musstats.analysis.game import game_model
     from musstats.analysis.ordago_eq import next_hand_grid
@@ -308,9 +321,35 @@ def test_rc54_postre_neither_calls_nor_accepts_at_0_0(rc54):
     assert c["history"] == ["paso", "paso", "paso"] and a["history"] == ["paso", "paso", "órdago"]
     assert c["p_call"] < 0.5 and c["decision"] == "pass"
     assert a["p_accept"] < 0.5 and a["decision"] == "refuse"
-    assert rc54["eq_call"] is False and rc54["eq_accept"] is False
+    # the answer at the top level is the equilibrium's (the default method)
+    assert rc54["method"] == "equilibrium"
+    assert rc54["call"] is False and rc54["accept"] is False
+    assert rc54["recommended"] == {"call": "pass", "answer": "refuse"}
+    assert rc54["advice"].startswith("Equilibrium: pass") and "refuse" in rc54["advice"]
     # against the callers' range R C 5 4 wins grande far less often than against random hands
-    assert a["p_win_lance_if_called"] < rc54["p_lance"] - 0.1
+    assert a["p_win_lance_if_called"] < rc54["random_hands"]["p_lance"] - 0.1
+
+
+def _consistent(doc):
+    """The answer names the action with the higher P(win the game) of those it shows."""
+    c, a = doc["equilibrium"]["call"], doc["equilibrium"]["answer"]
+    if c:
+        assert (c["p_win_game_if_call"] > c["p_win_game_if_pass"]) == (c["decision"] == "call") == doc["call"]
+        assert c["call_minus_pass"] == pytest.approx(c["p_win_game_if_call"] - c["p_win_game_if_pass"], abs=2e-5)
+    if a:
+        assert (a["p_win_game_if_accept"] > a["p_win_game_if_refuse"]) == (a["decision"] == "accept") \
+            == doc["accept"]
+    for part, best, other in ((c, "calling", "passing"), (a, "accepting", "refusing")):
+        if part:  # the advice names the best action's figure first
+            txt = doc["advice"]
+            i, j = txt.find(best), txt.find(other)
+            assert i >= 0 and j >= 0
+            first = best if part["decision"] in ("call", "accept") else other
+            assert txt.find(first) == min(i, j), txt
+
+
+def test_the_answer_is_consistent_with_its_figures(rc54):
+    _consistent(rc54)
 
 
 def test_figures_are_probabilities(rc54):
@@ -325,7 +364,8 @@ def test_figures_are_probabilities(rc54):
     assert 0.3 < nc["value_team0"] < 0.7
     assert eq["score_team0"] == 0 and eq["score_team1"] == 0
     # the random-hands figures are kept, labelled
-    assert "random_hands_label" in rc54 and 0 < rc54["p_lance"] < 1
+    rh = rc54["random_hands"]
+    assert 0 < rh["p_lance"] < 1 and "random" in rh["what"] and isinstance(rh["call"], bool)
     # the solve is the one of the default game model (shared with the chart and later runs: one key)
     from musstats.analysis.ordago_eq import score_spec
     from musstats.engines.betting import store
@@ -381,7 +421,7 @@ def test_after_mus_rc54_postre_neither_calls_nor_accepts_at_0_0():
     assert c["history"] == ["paso", "paso", "paso"] and a["history"] == ["paso", "paso", "órdago"]
     assert c["decision"] == "pass" and a["decision"] == "refuse"
     # after a round the others hold stronger grande hands still: R C 5 4 wins it against far fewer
-    assert a["p_win_lance_if_called"] < res["p_lance"] - 0.1
+    assert a["p_win_lance_if_called"] < res["random_hands"]["p_lance"] - 0.1
     for part in (c, a):
         for k, x in part.items():
             if k.startswith("p_") and not k.endswith("_se") and x is not None:
@@ -406,17 +446,26 @@ def test_cli_json_and_csv(capsys, rc54):
     assert code == 0, err
     doc = json.loads(out)
     assert doc["equilibrium"]["call"]["p_call"] == rc54["equilibrium"]["call"]["p_call"]
-    for k in ("eq_p_they_accept", "eq_p_win_lance_if_accepted", "eq_p_game_if_call", "eq_p_game_if_pass",
-              "eq_p_win_lance_if_called", "eq_call", "eq_accept", "eq_nashconv", "p_lance", "call"):
-        assert k in doc, k
+    # the contract: call / accept / recommended / advice = the equilibrium answer; the comparison apart
+    assert doc["method"] == "equilibrium" and doc["call"] is False and doc["accept"] is False
+    assert doc["recommended"] == {"call": "pass", "answer": "refuse"} and doc["advice"] == rc54["advice"]
+    assert {"p_lance", "p_game", "call", "accept", "advice", "break_even"} <= set(doc["random_hands"])
+    assert "p_lance" not in doc and "eq_call" not in doc
     code, out, err = _run(capsys, args + ["--format", "csv"])
     assert code == 0, err
     body = [ln for ln in out.splitlines() if not ln.startswith("#")]
-    assert len(body) == 2 and "eq_p_they_accept" in body[0] and "p_lance" in body[0]
+    head = body[0].split(",")
+    assert len(body) == 2 and head[:6] == ["lance", "score_us", "score_them", "method", "call", "accept"]
+    row = dict(zip(head, body[1].split(",")))
+    assert row["method"] == "equilibrium" and row["call"] == "False" and row["accept"] == "False"
+    assert "p_they_accept" in head and "random_hands_p_lance" in head and "random_hands_call" in head
     code, out, err = _run(capsys, args)
     assert code == 0, err
-    assert "random hands (comparison)" in out and "equilibrium" in out and "P(they accept our órdago)" in out
-    assert "NashConv" in out
+    assert "random hands (comparison)" in out and "equilibrium (the answer)" in out
+    assert "P(they accept our órdago)" in out and "NashConv" in out
+    lines = out.splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("Equilibrium: pass"))
+    assert lines[i + 1].startswith("Random hands (comparison):")
 
 
 @pytest.mark.parametrize("args, fragment", [

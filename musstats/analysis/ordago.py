@@ -1,6 +1,16 @@
 """Órdago decisions: call one, accept one, or not (RULES.md "Betting", "Game").
 
-An órdago stakes the game on one lance.  Two numbers decide it:
+**The answer** (:func:`ordago`, ``musstats ordago``) is against equilibrium opponents: the
+lance's betting is solved at the score with P(win the game) as the payoff
+(:mod:`musstats.analysis.ordago_eq`, :class:`musstats.engines.betting.game.GamePayoff`), and
+for the asking hand: P(they accept our órdago), P(we win the lance | they accept), P(win the
+game) if we call / pass, and against an órdago P(we win the lance | they called it) from
+the callers' equilibrium range and P(win the game) if our team accepts / refuses, with the
+solve's NashConv in P(win the game).  The decision is the action with the higher P(win the
+game).  :func:`pushfold` gives the push/fold table of every hand and seat (``--chart``).
+
+**The random-hands comparison** (``random_hands``; the answer itself only where there is
+no equilibrium: ten kings, or ``equilibrium=False``) needs two numbers:
 
 * ``p`` = P(our team wins the lance if the órdago is seen), exact over every deal of
   the other three hands consistent with the declarations and the partner's seña:
@@ -15,6 +25,9 @@ An órdago stakes the game on one lance.  Two numbers decide it:
   the órdago, from the win-the-game model (:mod:`musstats.analysis.game`), with our team as
   mano's team in the hand when our seat is mano or third.
 
+In pares and juego a player whose declaration is not given is assumed to hold the lance,
+in both (the result's conditions name them).
+
 Break-evens (with ``W(target, ·) = 1`` and ``W(·, target) = 0``):
 
 * **Calling.**  If they accept, the lance decides the game: we win with ``p``.  If
@@ -28,7 +41,7 @@ Break-evens (with ``W(target, ·) = 1`` and ``W(·, target) = 0``):
 * **Accepting.**  Accepting wins the game with ``p``; refusing gives them 1 stone:
   ``W(a, b + 1)``.  Break-even **p_accept = W(a, b + 1)**: accept when ``p`` is above it.
 
-Approximations (also listed in every result):
+Approximations of the comparison (also listed in every result):
 
 1. ``W`` is the en-paso model evaluated at the *start* of a hand with the current
    mano, as if this hand had not been dealt: it ignores what our known cards are
@@ -41,14 +54,6 @@ Approximations (also listed in every result):
 4. The game model plays every hand after one mus round in which all four players
    discard by the shipped strategy table (nobody cuts the mus).
 
-**Against equilibrium opponents** (``equilibrium=True``; ``musstats ordago`` does it by
-default): the lance's betting is solved at the score with P(win the game) as the payoff
-(:mod:`musstats.analysis.ordago_eq`, :class:`musstats.engines.betting.game.GamePayoff`), and
-the result gains P(they accept our órdago), P(we win the lance | they accept), P(win the
-game) if we call / pass and the decision, and against an órdago P(we win the lance | they
-called it) from the callers' equilibrium range and accept / refuse, with the solve's
-NashConv in P(win the game).  The figures above stay as the random-hands comparison.
-:func:`pushfold` gives the push/fold table of every hand and seat (``--chart``).
 """
 
 from __future__ import annotations
@@ -68,7 +73,7 @@ from musstats.tables.context import Context, make_context
 from musstats.tables.hands import JUEGO, PARES
 
 __all__ = ["ORDAGO_LANCES", "OrdagoResult", "lance_probability", "break_evens", "decide", "ordago",
-           "APPROXIMATIONS", "EQ_COLUMNS", "pushfold"]
+           "APPROXIMATIONS", "FRAME_COLUMNS", "frame_row", "full_declarations", "pushfold"]
 
 ORDAGO_LANCES = LANCES
 APPROXIMATIONS = (
@@ -148,26 +153,69 @@ def decide(p: float, be: dict[str, float], lance: str = "lance") -> dict[str, An
 
 @dataclass
 class OrdagoResult:
-    """Call an órdago, accept one, or not: :func:`ordago`'s figures and advice."""
+    """Call an órdago, accept one, or not: :func:`ordago`'s figures and advice.
+
+    The top-level ``call``, ``accept``, ``recommended`` and ``advice`` are the answer against
+    equilibrium opponents (``method == "equilibrium"``), or the random-hands one where there
+    is no equilibrium (ten kings, ``equilibrium=False``: ``method == "random hands"``); the
+    random-hands comparison is always under ``random_hands``."""
 
     context: Context
     data: dict[str, Any]
+
+    @property
+    def call(self) -> bool | None:
+        return self.data["call"]
+
+    @property
+    def accept(self) -> bool | None:
+        return self.data["accept"]
+
+    @property
+    def advice(self) -> str:
+        return self.data["advice"]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``musstats ordago --format json``."""
         return {**self.context.describe(), **self.data}
 
     def to_frame(self):
-        """One row: the probabilities, the break-evens and the decision; metadata in ``attrs``."""
+        """One row: the answer and its figures (equilibrium), the random-hands comparison in
+        ``random_hands_*`` columns; metadata in ``attrs``."""
         import pandas as pd
 
         d = self.to_dict()
-        cols = ["lance", "p_lance", "p_game", "p_game_if_they_refuse", "p_game_if_we_refuse", "call", "accept"]
-        if "equilibrium" in d:
-            cols += list(EQ_COLUMNS)
-        df = pd.DataFrame([{c: d[c] for c in cols}])
-        df.attrs.update({k: v for k, v in d.items() if k not in cols})
+        row = frame_row(d)
+        df = pd.DataFrame([row])
+        df.attrs.update({k: v for k, v in d.items() if k not in row})
         return df
+
+
+#: the columns of :meth:`OrdagoResult.to_frame` (and of the CSV): the answer's, then the random-hands comparison's
+FRAME_COLUMNS = ("lance", "score_us", "score_them", "method", "call", "accept",
+                 "p_call", "p_they_accept", "p_win_lance_if_accepted", "p_game_if_call", "p_game_if_pass",
+                 "p_accept", "p_win_lance_if_called", "p_game_if_accept", "p_game_if_refuse", "nashconv",
+                 "random_hands_p_lance", "random_hands_p_game", "random_hands_p_game_if_they_refuse",
+                 "random_hands_p_game_if_we_refuse", "random_hands_call", "random_hands_accept")
+
+
+def frame_row(d: dict[str, Any]) -> dict[str, Any]:
+    """The one row of :meth:`OrdagoResult.to_frame` from the JSON document."""
+    eq = d.get("equilibrium") or {}
+    c, a = eq.get("call") or {}, eq.get("answer") or {}
+    rh = d["random_hands"]
+    return {"lance": d["lance"], "score_us": d["score"]["us"], "score_them": d["score"]["them"],
+            "method": d["method"], "call": d["call"], "accept": d["accept"],
+            "p_call": c.get("p_call"), "p_they_accept": c.get("p_they_accept"),
+            "p_win_lance_if_accepted": c.get("p_win_lance_if_accepted"),
+            "p_game_if_call": c.get("p_win_game_if_call"), "p_game_if_pass": c.get("p_win_game_if_pass"),
+            "p_accept": a.get("p_accept"), "p_win_lance_if_called": a.get("p_win_lance_if_called"),
+            "p_game_if_accept": a.get("p_win_game_if_accept"), "p_game_if_refuse": a.get("p_win_game_if_refuse"),
+            "nashconv": (eq.get("nashconv") or {}).get("nashconv"),
+            "random_hands_p_lance": rh["p_lance"], "random_hands_p_game": rh["p_game"],
+            "random_hands_p_game_if_they_refuse": rh["p_game_if_they_refuse"],
+            "random_hands_p_game_if_we_refuse": rh["p_game_if_we_refuse"],
+            "random_hands_call": rh["call"], "random_hands_accept": rh["accept"]}
 
 
 def ordago(
@@ -185,7 +233,7 @@ def ordago(
     signal: str | Iterable[str] | None = None,
     model=None,
     progress=None,
-    equilibrium: bool = False,
+    equilibrium: bool = True,
     iterations: int | None = None,
     eq_trials: int | None = None,
     eq_seed: int | None = None,
@@ -195,34 +243,46 @@ def ordago(
 ) -> OrdagoResult:
     """Should we call an órdago at ``lance`` (or accept one) at ``score`` (ours first)?
 
-    The result holds the lance probability (float and exact fraction), P(win the game)
-    without the órdago, the break-evens, the decision and a one-line ``advice``; see the
-    module docstring for the derivation and the approximations.  ``model``: a
-    :class:`~musstats.analysis.game.GameModel` to use instead of the cached default one
-    (its rules must match).  ``progress(done, total)`` while the game model is simulated (when
-    it is not cached yet).
-
-    With ``equilibrium`` the lance is also solved at the score with P(win the game) as the
-    payoff (:mod:`musstats.analysis.ordago_eq`; ``iterations`` of the vector solver, cached
-    on disk; ``solve_progress(done, total)`` while solving) and the result gains
+    Against equilibrium opponents (the default): the lance's betting is solved at the score
+    with P(win the game) as the payoff (:mod:`musstats.analysis.ordago_eq`; ``iterations`` of
+    the vector solver, cached on disk, warm-started from a nearby score;
+    ``solve_progress(done, total)`` while solving), and the result's ``call``, ``accept``,
+    ``recommended`` and ``advice`` are the actions with the higher P(win the game) at the
+    seat's first turn and facing an opening órdago of theirs, with every figure in
     ``equilibrium``: P(they accept our órdago), P(we win the lance | they accept), P(win the
-    game) if we call / pass, the decision, and against an órdago P(we win the lance | they
-    called it) from the callers' range and accept / refuse, with the solve's NashConv in
-    P(win) units.  The random-hands figures stay, labelled as the comparison.  ``deal``: the
-    equilibrium for the hands as dealt (``as-dealt``, the vector solver, warm-started) or after
-    one mus round (``after-mus``, the deal solver on after-mus deals, cold).
+    game) if we call / pass, the equilibrium frequencies, P(we win the lance | they called
+    it) from the callers' range, P(win the game) if our team accepts / refuses, the solve's
+    NashConv in P(win) units.  ``deal``: the hands as dealt (``as-dealt``) or after one mus
+    round (``after-mus``, the deal solver, cold).
+
+    ``random_hands`` always holds the comparison against random hands: the lance
+    probability (exact), P(win the game) without the órdago from the en-paso game model
+    (``model``, or the cached default; ``progress(done, total)`` while it is simulated) and
+    the break-evens (module docstring).  With ``equilibrium=False`` or ten kings it is the
+    answer (``method == "random hands"``).
+
+    In pares and juego a player whose declaration is not given is assumed to hold the lance
+    (both figures use it; the result's ``conditions`` say so under ``assumed``).
     """
     v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
-    ctx = make_context(v, hand, seat, declared=declared, signal=signal)
     name = checks.lance(lance)
     us, them = checks.score(score, v.target)
     deal = check_deal(deal)
-    lp = lance_probability(ctx, name)
+    if not isinstance(equilibrium, bool):
+        raise MusError(f"equilibrium must be True or False, got {equilibrium!r}")
+    declared = _declared_text(declared)
+    ctx = make_context(v, hand, seat, declared=declared, signal=signal)
+    full, assumed = full_declarations(ctx, name, declared)
+    if assumed:
+        ctx = make_context(v, hand, seat, declared=full, signal=signal)
+    lp = _lance_probability_memo(ctx, name)
     given_model = model  # the equilibrium keys its solves on the default model's settings unless one is given
     if model is None:
         from musstats.analysis.game import game_model
 
         model = game_model(v, progress=progress)
+    elif getattr(model, "variant", None) is None or not hasattr(model, "p_win"):
+        raise MusError(f"model must be a musstats GameModel, got {type(model).__name__}")
     elif model.variant.cache_key() != v.cache_key():
         raise MusError(f"the game model is for other rules ({model.variant.name}, a game to {model.target}) "
                        f"than the question ({v.name}, a game to {v.target})")
@@ -231,18 +291,18 @@ def ordago(
     be = break_evens(model, us, them, mano)
     p = float(lp["p"])
     dec = decide(p, be, name)
-    notes = []
+    notes: list[str] = []
     t = ctx.tables
     li = {"pares": PARES, "juego": JUEGO}.get(name)
     if li is not None and t.key[li, ctx.user] == 0:
         notes.append(f"you do not hold {name}: only your partner can bet or answer it")
-    eq = None
-    if equilibrium:
-        eq = _equilibrium(ctx, v, name, us, them, declared, given_model, iterations, eq_trials, eq_seed, eval_samples,
-                          solve_progress, notes, deal)
-    data = {
-        "lance": name,
-        "score": {"us": us, "them": them, "target": v.target},
+    conditions = dict(ctx.conditions)
+    if assumed:
+        conditions["assumed"] = (f"{', '.join(assumed)} hold{'s' if len(assumed) == 1 else ''} {name} "
+                                 f"(not declared; --declared SEAT:no-{name} says otherwise)")
+    random_hands = {
+        "what": "the others' hands random given the stated conditions (no betting read), P(win the game) from "
+                "the en-paso game model at the start of the hand",
         "p_lance": p,
         "p_lance_exact": str(lp["p"]) if not v.ten_kings else None,
         "p_lance_method": "exact" if not v.ten_kings else "Monte Carlo (400,000 deals, seed 2026)",
@@ -257,41 +317,118 @@ def ordago(
         "advice": dec["advice"],
         "game_model": {**model.describe(), "mano": "us" if mano == "us" else "them",
                        "evaluated_at": "start of the hand"},
-        "approximations": list(APPROXIMATIONS),
-        "notes": notes,
     }
+    eq = None
     if equilibrium:
-        data["random_hands_label"] = ("p_lance, p_game, break_even, call, accept, advice: the random-hands "
-                                      "comparison (the others' hands random, no betting read)")
-        data["equilibrium"] = eq
-        data.update(_flat(eq))
-        if eq is not None:
-            data["approximations"] = list(APPROXIMATIONS) + list(eq.get("approximations", ()))
+        eq = _equilibrium(ctx, v, name, us, them, full if assumed else declared, given_model, iterations,
+                          eq_trials, eq_seed, eval_samples, solve_progress, notes, deal)
+    data: dict[str, Any] = {"lance": name, "score": {"us": us, "them": them, "target": v.target},
+                            "conditions": conditions, "deal": deal}
+    answer = _answer(eq) if eq is not None else None
+    if answer is None:
+        data.update({"method": "random hands", "call": dec["call"], "accept": dec["accept"],
+                     "recommended": {"call": "call" if dec["call"] else "pass",
+                                     "answer": "accept" if dec["accept"] else "refuse"},
+                     "advice": "Random hands: " + dec["advice"]})
+    else:
+        data.update({"method": "equilibrium", **answer})
+    data["equilibrium"] = eq
+    data["random_hands"] = random_hands
+    data["approximations"] = (list(eq.get("approximations", ())) if eq else []) + \
+        [f"random hands: {x}" for x in APPROXIMATIONS]
+    data["notes"] = notes
     return OrdagoResult(ctx, data)
 
 
-#: the flat equilibrium columns of the result (CSV, frame)
-EQ_COLUMNS = ("eq_p_they_accept", "eq_p_win_lance_if_accepted", "eq_p_game_if_call", "eq_p_game_if_pass",
-              "eq_p_call", "eq_call", "eq_p_win_lance_if_called", "eq_p_game_if_accept", "eq_p_game_if_refuse",
-              "eq_p_accept", "eq_accept", "eq_nashconv")
+def _declared_text(declared) -> str | None:
+    """``declared`` as one text (a string, or an iterable of strings)."""
+    if declared is None:
+        return None
+    if isinstance(declared, str):
+        return declared or None
+    if isinstance(declared, (bytes, int, float, bool)) or not hasattr(declared, "__iter__"):
+        raise MusError(f"declared must be text like \"second:pares,postre:no-juego\", got {declared!r}")
+    items = list(declared)
+    if not all(isinstance(x, str) for x in items):
+        raise MusError(f"declared must be text like \"second:pares,postre:no-juego\", got {declared!r}")
+    return ",".join(items) or None
 
 
-def _flat(eq: dict | None) -> dict[str, Any]:
-    out: dict[str, Any] = {c: None for c in EQ_COLUMNS}
-    if not eq:
-        return out
+def full_declarations(ctx: Context, lance: str, declared: str | None) -> tuple[str | None, list[str]]:
+    """The declarations with the explicit default of pares and juego: every other player whose
+    declaration of ``lance`` is not given holds it.  Returns (the declarations as text, the
+    seats assumed); for grande, chica and punto nothing is assumed."""
+    from musstats.rules.conditions import declared_text, parse_declared
+
+    if lance not in ("pares", "juego"):
+        return declared, []
+    by = parse_declared(declared, ctx.seating)
+    assumed = []
+    for q in range(ctx.seating.players):
+        if q != ctx.seat and lance not in by.get(q, {}):
+            by.setdefault(q, {})[lance] = True
+            assumed.append(ctx.seating.name(q))
+    return declared_text(by, ctx.seating), assumed
+
+
+_LP_MEMO: dict[str, dict[str, Any]] = {}
+
+
+def _lance_probability_memo(ctx: Context, lance: str) -> dict[str, Any]:
+    """:func:`lance_probability`, kept in memory per question (an exact enumeration takes
+    about a second; the score does not enter it)."""
+    import json
+
+    key = json.dumps([ctx.describe(), lance], sort_keys=True, default=str)
+    if key not in _LP_MEMO:
+        if len(_LP_MEMO) > 4096:
+            _LP_MEMO.clear()
+        _LP_MEMO[key] = lance_probability(ctx, lance)
+    return _LP_MEMO[key]
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.2f} %"
+
+
+def _answer(eq: dict) -> dict[str, Any] | None:
+    """The equilibrium answer at the top level: call / accept, recommended, and a one-line
+    advice naming the better action with both figures; None when there are no equilibrium
+    figures for this seat."""
     c, a = eq.get("call"), eq.get("answer")
-    if c:
-        out.update({"eq_p_they_accept": c["p_they_accept"], "eq_p_win_lance_if_accepted": c["p_win_lance_if_accepted"],
-                    "eq_p_game_if_call": c["p_win_game_if_call"], "eq_p_game_if_pass": c["p_win_game_if_pass"],
-                    "eq_p_call": c["p_call"], "eq_call": c["decision"] == "call"})
-    if a:
-        out.update({"eq_p_win_lance_if_called": a["p_win_lance_if_called"],
-                    "eq_p_game_if_accept": a["p_win_game_if_accept"], "eq_p_game_if_refuse": a["p_win_game_if_refuse"],
-                    "eq_p_accept": a["p_accept"], "eq_accept": a["decision"] == "accept"})
-    nc = eq.get("nashconv") or {}
-    out["eq_nashconv"] = nc.get("nashconv")
-    return out
+    parts = []
+    rec: dict[str, Any] = {"call": None, "answer": None}
+    call = accept = None
+    if c and c.get("decision"):
+        call = c["decision"] == "call"
+        rec["call"] = c["decision"]
+        first, second = ("calling", c["p_win_game_if_call"]), ("passing", c["p_win_game_if_pass"])
+        if not call:
+            first, second = second, first
+        mix = f"; the equilibrium calls {100 * c['p_call']:.0f} % of the time" if c.get("mixed") else ""
+        parts.append(f"{'call the órdago' if call else 'pass (do not call)'}: P(win the game) "
+                     f"{_pct(first[1])} {first[0]}, {_pct(second[1])} {second[0]}{_close(c, 'call_minus_pass')}{mix}")
+    if a and a.get("decision"):
+        accept = a["decision"] == "accept"
+        rec["answer"] = a["decision"]
+        first, second = ("accepting", a["p_win_game_if_accept"]), ("refusing", a["p_win_game_if_refuse"])
+        if not accept:
+            first, second = second, first
+        team = " (your partner refusing too)" if a.get("partners_after") else ""
+        parts.append(f"against theirs, {'accept' if accept else 'refuse'}: P(win the game) {_pct(first[1])} "
+                     f"{first[0]}, {_pct(second[1])} {second[0]}{team}{_close(a, 'accept_minus_refuse')}")
+    if not parts:
+        return None
+    return {"call": call, "accept": accept, "recommended": rec,
+            "advice": "Equilibrium: " + "; ".join(parts) + "."}
+
+
+def _close(part: dict, key: str) -> str:
+    """`` (equal within the Monte Carlo error)`` when the two figures are within two standard errors."""
+    g, se = part.get(key), part.get(f"{key}_se")
+    if g is None or se is None:
+        return ""
+    return " (equal within the Monte Carlo error)" if abs(g) <= 2 * se else ""
 
 
 def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, seed, eval_samples, progress,
@@ -321,7 +458,8 @@ def _equilibrium(ctx, v, lance, us, them, declared, model, iterations, trials, s
         notes.append(f"equilibrium: you have no say in {lance} (only {', '.join(SEATS[x] for x in speakers)} "
                      f"declared it): no equilibrium figures for you")
         return {"lance": lance, "deal": deal, "call": None, "answer": None, "score_team0": a, "score_team1": b,
-                "speakers": [SEATS[x] for x in speakers], "notes": [], "nashconv": None}
+                "speakers": [SEATS[x] for x in speakers], "notes": [], "nashconv": None,
+                "approximations": list(E.eq_approximations(deal))}
     # later hands are valued by the game model with betting where it ships (a given en-paso model
     # serves the random-hands figures only); a given model with betting is used as it is
     from musstats.analysis.game.model import PASO_TEXT

@@ -1,10 +1,12 @@
-"""The órdago at a score against equilibrium opponents (issue 14, "Órdago at a given score").
+"""The órdago at a score against equilibrium opponents.
 
 One lance's betting (the abstraction of :mod:`musstats.engines.betting`: paso, envidos,
 one raise, órdago) is solved with team 0's utility = P(team 0 wins the game)
-(:class:`~musstats.engines.betting.game.GamePayoff`): an accepted órdago decides the game,
-anything else moves the score, and the new score is valued by the win-the-game model at
-the start of the next hand.  Solved per lance, declaration pattern and score, private
+(:class:`~musstats.engines.betting.game.GamePayoff`): an accepted órdago decides the game;
+the deje of a refused bet is taken at once; then the hand is counted in lance order, the
+other lances played en paso (:func:`rest_of_hand`), and the first team to reach the
+target wins; a score short of it is valued by the win-the-game model at the start of the
+next hand.  Solved per lance, declaration pattern and score, private
 information, and cached on disk: for the hands as dealt by the vector solver (warm-started
 from a nearby score), for the hands after a mus round (``deal="after-mus"``) by the deal
 solver on after-mus deals (cold: :data:`AFTER_MUS_EQ`).
@@ -13,9 +15,12 @@ solver on after-mus deals (cold: :data:`AFTER_MUS_EQ`).
 * :func:`equilibrium_figures` -- for one hand at one seat: at the seat's first turn
   (everyone before it passed) P(they accept our órdago), P(we win the lance | they
   accept), P(we win the game) if we call / if we pass, the equilibrium frequency of the
-  call and the decision; facing an órdago (the first node where the seat answers an
-  opening órdago of the other team), P(we win the lance | they called it) from the
-  callers' equilibrium range, P(win the game) if we accept / refuse and the decision;
+  call and the decision (the action with the higher P(win the game)); facing an órdago
+  (the first node where the seat answers an opening órdago of the other team that the
+  others reach with the hands dealt; else the first where it faces one at all), P(we win
+  the lance | they called it) from the callers' equilibrium range, P(win the game) if our
+  team accepts / refuses (every answerer of the team refusing: a partner who answers
+  after us may still accept) and the decision;
 * :func:`pushfold_frame` -- for every hand and seat: the call and accept frequencies
   (the push/fold chart of ``musstats ordago --chart``).
 
@@ -30,19 +35,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from musstats.base.errors import MusError
-from musstats.engines.betting.game import GamePayoff
+from musstats.engines.betting.game import COUNT_SLOTS, GamePayoff, RestOfHand
 from musstats.engines.betting.store import Solved, Spec, get_solved, prepare
 from musstats.engines.betting.tree import ORDAGO, BettingTree, betting_tree, pattern_text
 from musstats.rules.labels import SEATS
 from musstats.rules.variant import Variant
 
-__all__ = ["next_hand_grid", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
-           "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED", "score_spec", "score_solution", "call_node", "answer_node", "equilibrium_figures", "pushfold_frame",
+__all__ = ["next_hand_grid", "rest_of_hand", "REST_DEALS", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
+           "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED", "score_spec", "score_solution", "call_node", "answer_node",
+           "answer_candidates", "team_refusal", "equilibrium_figures", "pushfold_frame",
            "EQ_APPROXIMATIONS"]
 
 #: iterations of the vector solver per (lance, pattern, score): NashConv ≈ 0.0004 P(win the game) at
@@ -59,9 +66,11 @@ DEFAULT_EQ_SEED = 2026
 MIXED = 0.05
 
 EQ_APPROXIMATIONS = (
-    "equilibrium: only this lance is solved, with P(win the game) as the payoff; the other lances of the hand "
-    "are not played in the subgame and the score after it is valued by the win-the-game model at the start "
-    "of the next hand (the other team mano): with equilibrium betting where it ships (8 reyes), else en paso",
+    "equilibrium: only this lance's betting is solved, with P(win the game) as the payoff: the deje of a refused "
+    "bet at once, then the count in lance order with the other lances of the hand en paso (their stones as an "
+    "average given this lance's outcome), the first team to reach the target winning; a score short of it is "
+    "valued by the win-the-game model at the start of the next hand (the other team mano): with equilibrium "
+    "betting where it ships (8 reyes), else en paso",
     "equilibrium: the abstraction's bets only (paso, envido 2 / 5, one raise of 2, órdago); hands as dealt "
     "(nothing read from the mus phase); private information (no señas)",
 )
@@ -90,13 +99,107 @@ def next_hand_grid(variant: Variant) -> np.ndarray:
     return game_model(variant, betting=betting_available(variant)).p[1]
 
 
+#: deals of a subgame whose other lances make :func:`rest_of_hand`'s table (and its seed)
+REST_DEALS = 200_000
+REST_SEED = 1
+_REST: dict[tuple, RestOfHand] = {}
+
+
+def _rest_source(lance: str, pattern: int, variant: Variant, deal: str) -> str:
+    from musstats.engines.betting.deals import deal_digest
+
+    dg = deal_digest(deal, variant)
+    return (f"{lance} {pattern} {variant.lance_rules.cache_key(target=False)} {deal}{'-' + dg if dg else ''}: "
+            f"{REST_DEALS} deals of the subgame, seed {REST_SEED}, the other lances en paso")
+
+
+def rest_of_hand(lance: str, pattern: int, variant: Variant, deal: str = "as-dealt") -> RestOfHand:
+    """The other lances of the hand at the count, played en paso, given ``lance``'s outcome
+    code: :data:`REST_DEALS` deals of the subgame (the hands as dealt or after the mus, the
+    declaration pattern), each deal's outcome code of ``lance`` and team 0's stones of every
+    place of the count (grande, chica, pares, juego or punto: the one played).  From memory,
+    the shipped table (``musstats/data/ordago_rest_*.npz``), the disk cache, or drawn."""
+    from musstats.engines import cache
+
+    src = _rest_source(lance, pattern, variant, deal)
+    key = ("ordago-rest", src)
+
+    def read(z):
+        if not {"o", "stones", "weight", "source"} <= set(z) or bytes(z["source"]).decode() != src:
+            return None
+        return RestOfHand(lance, z["o"], z["stones"], z["weight"], src)
+
+    if key not in _REST:
+        got = _shipped_rest(lance, pattern, variant, deal)
+        if got is not None and got.source == src:
+            _REST[key] = got
+    out, _ = cache.fetch(_REST, key, "ordago-rest", read, lambda: _draw_rest(lance, pattern, variant, deal, src),
+                         lambda r: {"o": r.o, "stones": r.stones, "weight": r.weight,
+                                    "source": np.frombuffer(src.encode(), np.uint8)})
+    return out
+
+
+def _draw_rest(lance: str, pattern: int, variant: Variant, deal: str, src: str) -> RestOfHand:
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.game import paso_stones
+
+    d = D.kept_subgame_deals(deal, variant, lance, pattern, REST_DEALS, REST_SEED, D.GAME_KEY)
+    if d.shape[0] == 0:
+        raise MusError(f"no deal of {lance} ({pattern_text(pattern)}) to count the other lances on")
+    _, jm = D.holder_masks(d, variant)
+    stones = np.zeros((d.shape[0], len(COUNT_SLOTS)), np.int64)
+    own = None
+    for i, name in enumerate(D.PLAYED_LANCES):
+        o, _ = D.lance_states(d, name, variant, False)
+        s = np.rint(paso_stones(name, o)).astype(np.int64)
+        if name == "juego":
+            stones[:, 3] = np.where(jm > 0, s, stones[:, 3])
+        elif name == "punto":
+            stones[:, 3] = np.where(jm == 0, s, stones[:, 3])
+        else:
+            stones[:, i] = s
+        if name == lance:
+            own = o
+    assert own is not None  # every lance is one of PLAYED_LANCES
+    return RestOfHand.from_samples(lance, own, stones, src)
+
+
+def rest_file(variant: Variant) -> Path:
+    """``musstats/data/ordago_rest_<deck>_<juego real>.npz``: the shipped tables of
+    :func:`rest_of_hand` (scripts/build_ordago.py)."""
+    return Path(__file__).resolve().parents[1] / "data" / f"ordago_rest_{variant.deck}_{variant.juego_real}.npz"
+
+
+_REST_FILES: dict[str, dict | None] = {}
+
+
+def _shipped_rest(lance: str, pattern: int, variant: Variant, deal: str) -> RestOfHand | None:
+    p = rest_file(variant)
+    k = str(p)
+    if k not in _REST_FILES:
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                _REST_FILES[k] = {n: z[n] for n in z.files}
+        except (OSError, ValueError):
+            _REST_FILES[k] = None
+    z = _REST_FILES[k]
+    name = f"{deal}-{lance}-{pattern}"
+    if z is None or f"{name}.o" not in z:
+        return None
+    try:
+        return RestOfHand(lance, z[f"{name}.o"], z[f"{name}.stones"], z[f"{name}.weight"],
+                          bytes(z[f"{name}.source"]).decode())
+    except (KeyError, MusError):
+        return None
+
+
 def score_spec(lance: str, pattern: int, variant: Variant, a: int, b: int, *, iterations: int | None = None,
                seed: int = DEFAULT_EQ_SEED, grid: np.ndarray | None = None, deal: str = "as-dealt") -> Spec:
     """The spec of the lance solved at score ``a`` (team 0: mano and third) - ``b`` (team 1),
     for the hands as dealt (vector solver) or after the mus (deal solver)."""
     if grid is None:
         grid = next_hand_grid(variant)
-    pay = GamePayoff(a, b, variant, grid=grid)
+    pay = GamePayoff(a, b, variant, grid=grid, rest=rest_of_hand(lance, pattern, variant, deal))
     if deal == "as-dealt":
         it = DEFAULT_EQ_ITERATIONS if iterations is None else int(iterations)
         return Spec(lance=lance, pattern=pattern, deal=deal, info="private", variant=variant, payoff=pay,
@@ -267,27 +370,29 @@ def call_node(tree: BettingTree, seat: int) -> int | None:
     return tree.first_turn(seat)
 
 
-def answer_node(tree: BettingTree, seat: int) -> int | None:
-    """Where the seat answers an opening órdago of the other team as its team's first
-    answerer (the history: passes, then the órdago), the earliest such; else the
-    earliest node where it faces an órdago at all.  None if it never does."""
-    best = None
-    fallback = None
+def answer_candidates(tree: BettingTree, seat: int) -> list[int]:
+    """Every node where the seat faces an órdago of the other team (``no quiero`` /
+    ``quiero``), best first: an opening órdago it answers as its team's first answerer (the
+    history: passes, then the órdago) before any other, then the shorter history."""
+    out = []
     for nd in tree.nodes:
         if nd.is_terminal or nd.seat != seat or not nd.history:
             continue
         h = nd.history
-        if "órdago" not in h:
+        if "órdago" not in h or nd.actions != ("no quiero", "quiero"):
             continue
         i = h.index("órdago")
-        if nd.actions != ("no quiero", "quiero"):
-            continue
-        if h[-1] == "órdago" and all(x == "paso" for x in h[:i]):
-            if best is None or len(h) < len(tree.nodes[best].history):
-                best = nd.id
-        elif fallback is None or len(h) < len(tree.nodes[fallback].history):
-            fallback = nd.id
-    return best if best is not None else fallback
+        opening = h[-1] == "órdago" and all(x == "paso" for x in h[:i])
+        out.append((0 if opening else 1, len(h), nd.id))
+    return [n for _, _, n in sorted(out)]
+
+
+def answer_node(tree: BettingTree, seat: int) -> int | None:
+    """Where the seat answers an opening órdago of the other team as its team's first
+    answerer (the history: passes, then the órdago), the earliest such; else the
+    earliest node where it faces an órdago at all.  None if it never does."""
+    c = answer_candidates(tree, seat)
+    return c[0] if c else None
 
 
 # ---------------------------------------------------------------------------
@@ -353,6 +458,35 @@ def _r4(x):
     return None if x is None else round(float(x), 5)
 
 
+def _best(yes: str, no: str, ev_yes: float | None, ev_no: float | None, gap: float | None) -> str | None:
+    """The action with the higher P(win the game) (``gap`` = yes - no over the same deals);
+    ``no`` when they are equal; None without figures."""
+    if ev_yes is None or ev_no is None:
+        return None
+    g = gap if gap is not None else ev_yes - ev_no
+    return yes if g > 0 else no
+
+
+def _refusal_path(tree: BettingTree, nid: int) -> list[int]:
+    """The answer nodes of one team facing a bet, from ``nid``: each "no quiero" leads to the
+    next answerer of the same team (who may still accept), until the refusal ends the lance."""
+    path = [nid]
+    team = tree.nodes[nid].seat % 2
+    while True:
+        nd = tree.nodes[path[-1]]
+        c = nd.children[nd.actions.index("no quiero")]
+        ch = tree.nodes[c]
+        if ch.is_terminal or ch.seat % 2 != team or "no quiero" not in ch.actions:
+            return path
+        path.append(c)
+
+
+def team_refusal(tree: BettingTree, nid: int) -> int:
+    """The node reached when every answerer of the team at ``nid`` refuses (a terminal: the deje)."""
+    last = tree.nodes[_refusal_path(tree, nid)[-1]]
+    return last.children[last.actions.index("no quiero")]
+
+
 def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int, hand_index: int, seat: int,
                         cards=None, *, trials: int = DEFAULT_EQ_TRIALS, seed: int = DEFAULT_EQ_SEED) -> dict[str, Any]:
     """The equilibrium figures of one hand at one seat (module doc), in P(win) for its team."""
@@ -384,8 +518,10 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
     if deals.shape[0] < trials:
         notes.append(f"{deals.shape[0]:,} deals fit your hand and the declarations (asked {trials:,})")
     st, o, w = prepare(game, deals, variant, lance)
-    n1, n2 = call_node(tree, q), answer_node(tree, q)
-    r, V = _reach_values(game, sol.sigma, st, o, k, [x for x in (n1, n2) if x is not None])
+    n1, cands = call_node(tree, q), answer_candidates(tree, q)
+    r, V = _reach_values(game, sol.sigma, st, o, k, [x for x in [n1, *cands] if x is not None])
+    # facing an órdago: the first candidate the others reach with these hands (else the first)
+    n2 = next((x for x in cands if float((w * r[x]).sum()) > 0), cands[0] if cands else None)
     V = {x: v + _centre(sol) for x, v in V.items()}  # the solver's table is P(win) - centre
     us_best = (o // 49 == 1) if team == 0 else (o // 49 == 0)
 
@@ -410,22 +546,32 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
                 tot += r[n2]
         return tot
 
+    def diff(nid, c1, c2):
+        """P(win | child c1) - P(win | child c2) for our team and its standard error (the same deals)."""
+        m, se = _ratio(w * r[nid] * (V[c1] - V[c2]), w * r[nid])
+        if m is None:
+            return None, None
+        return _r4(m if team == 0 else -m), _r4(se)
+
     # calling: our first turn
     call = None
     if n1 is not None:
         nd = tree.nodes[n1]
         acts = action_evs(n1)
         c = nd.children[nd.actions.index("órdago")]
+        cp = nd.children[nd.actions.index("paso")]
         acc = accepted_reach(c)
         p_acc, p_acc_se = _ratio(w * acc, w * r[n1])
         p_win_acc, p_win_acc_se = _ratio(w * acc * us_best, w * acc)
         p_call = acts["órdago"]["p"]
         ev_call, ev_pass = acts["órdago"]["p_win_game"], acts["paso"]["p_win_game"]
+        gap, gap_se = diff(n1, c, cp)
         call = {"history": list(nd.history), "p_call": p_call, "mixed": bool(MIXED < p_call < 1 - MIXED),
                 "p_they_accept": _r4(p_acc), "p_they_accept_se": _r4(p_acc_se),
                 "p_win_lance_if_accepted": _r4(p_win_acc), "p_win_lance_if_accepted_se": _r4(p_win_acc_se),
                 "p_win_game_if_call": ev_call, "p_win_game_if_pass": ev_pass,
-                "decision": "call" if p_call > 0.5 else "pass",
+                "call_minus_pass": gap, "call_minus_pass_se": gap_se,
+                "decision": _best("call", "pass", ev_call, ev_pass, gap),
                 "actions": acts}
         if p_win_acc is None:
             notes.append("at equilibrium they never accept an órdago here")
@@ -433,19 +579,35 @@ def equilibrium_figures(sol: Solved, variant: Variant, lance: str, pattern: int,
     answer = None
     if n2 is not None:
         nd = tree.nodes[n2]
-        acts = action_evs(n2)
         p_called, _ = _ratio(w * r[n2], w)
+        off_path = not float((w * r[n2]).sum()) > 0
+        if off_path and tree.parent[n2] >= 0:
+            # nobody calls it at equilibrium: the figures over the hands that reach the caller's turn
+            r[n2] = r[int(tree.parent[n2])]
+        acts = action_evs(n2)
+        cq = nd.children[nd.actions.index("quiero")]
+        cr = team_refusal(tree, n2)
         p_win, p_win_se = _ratio(w * r[n2] * us_best, w * r[n2])
         p_acc = acts["quiero"]["p"]
+        ev_acc = acts["quiero"]["p_win_game"]
+        m, se = _ratio(w * r[n2] * V[cr], w * r[n2])
+        ev_ref = _r4(to_us(m))
+        gap, gap_se = diff(n2, cq, cr)
+        later = [SEATS[tree.nodes[x].seat] for x in _refusal_path(tree, n2)[1:]]
         answer = {"history": list(nd.history), "p_accept": p_acc, "mixed": bool(MIXED < p_acc < 1 - MIXED),
                   "p_they_reach": _r4(p_called),
                   "p_win_lance_if_called": _r4(p_win), "p_win_lance_if_called_se": _r4(p_win_se),
-                  "p_win_game_if_accept": acts["quiero"]["p_win_game"],
-                  "p_win_game_if_refuse": acts["no quiero"]["p_win_game"],
-                  "decision": "accept" if p_acc > 0.5 else "refuse", "actions": acts}
+                  "p_win_game_if_accept": ev_acc, "p_win_game_if_refuse": ev_ref, "p_win_game_if_refuse_se": _r4(se),
+                  "accept_minus_refuse": gap, "accept_minus_refuse_se": gap_se,
+                  "partners_after": later, "off_path": off_path,
+                  "decision": _best("accept", "refuse", ev_acc, ev_ref, gap), "actions": acts}
+        if later:
+            answer["p_win_game_if_you_refuse"] = acts["no quiero"]["p_win_game"]
+        if off_path:
+            notes.append("at equilibrium nobody calls an órdago against you there: the figures facing one are over "
+                         "every hand that reaches the caller's turn, as if any of them called")
         if p_win is None:
-            notes.append("at equilibrium nobody calls an órdago against you there: the figures facing one are "
-                         "off the equilibrium path")
+            notes.append("no deal reaches an órdago against you there: no figures facing one")
     out.update({"call": call, "answer": answer, "deals": int(deals.shape[0]), "trials_seed": int(seed),
                 "notes": notes, "seconds": round(time.perf_counter() - t0, 3)})
     return out

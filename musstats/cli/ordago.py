@@ -24,8 +24,8 @@ LANCE_HELP = "grande|chica|pares|juego|punto"
 @target_option
 @variant_options
 @click.option("--equilibrium/--no-equilibrium", default=True, show_default=True,
-              help="Also solve the lance's betting at the score with P(win the game) as the payoff (the "
-                   "equilibrium figures; cached on disk).")
+              help="Answer against equilibrium opponents: the lance's betting solved at the score with P(win the "
+                   "game) as the payoff (cached); --no-equilibrium: the random-hands comparison alone.")
 @deal_option
 @click.option("--iterations", type=str, default=None,
               help="Iterations of the equilibrium solve, always from scratch [default: as dealt 200, or 30 more "
@@ -40,14 +40,16 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
            out, threads, quiet, fmt) -> None:
     """Should we call an órdago at a lance, and accept or refuse one?
 
-    Compares P(our team wins the lance), exact against random hands, with P(we win the
-    game) from the score without it (en-paso game model, cached on disk); and, against
-    equilibrium opponents, solves the lance's betting at the score with P(win the game)
-    as the payoff: P(they accept our órdago), P(we win the lance | they accept), P(we win
-    the game) if we call or pass, and against an órdago P(we win the lance | they called
-    it) from the callers' range.  --deal after-mus: the equilibrium for the hands after a
-    mus round (a cold solve: 15 s for a new score of grande, more for a rare lance
-    the first time; cached).
+    The answer is against equilibrium opponents: the lance's betting solved at the score
+    with P(win the game) as the payoff gives P(they accept our órdago), P(we win the lance |
+    they accept), P(we win the game) if we call or pass, and against an órdago P(we win the
+    lance | they called it) from the callers' range and P(we win the game) if we accept or
+    refuse; the best action is the one with the higher P(win the game).  Beside it, the
+    random-hands comparison: P(our team wins the lance), exact, against P(we win the game)
+    from the score without it.  In pares and juego a player not named in --declared is
+    assumed to hold the lance (the title says so).  --deal after-mus: the equilibrium for
+    the hands after a mus round (a cold solve: 15 s for a new score of grande, more for a
+    rare lance the first time; cached).
 
     Example: musstats ordago R R R R --seat mano --lance grande --score 20-35
 
@@ -55,7 +57,7 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
     """
     from musstats.base.errors import MusError
     from musstats.cli.common import number
-    from musstats.output.render import ordago_csv, render_ordago_eq, to_json
+    from musstats.output.render import ordago_csv, render_ordago, to_json
     from musstats.engines.run import threads as run_threads
     from musstats.rules import checks
 
@@ -83,7 +85,7 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
                           declared=declared or None, signal=signal or None, progress=bar, equilibrium=equilibrium,
                           iterations=it, solve_progress=bar2, deal=deal)
     f = fmt.lower()
-    finish(ordago_csv(res) if f == "csv" else to_json(res) if f == "json" else render_ordago_eq(res))
+    finish(ordago_csv(res) if f == "csv" else to_json(res) if f == "json" else render_ordago(res))
 
 
 def _chart(lance, score, declared, variant, iterations, out, threads, quiet, deal) -> None:

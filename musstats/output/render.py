@@ -256,22 +256,29 @@ def mus_csv(res) -> str:
 # --------------------------------------------------------------------------- órdago and game
 
 def render_ordago(res) -> str:
-    """A readable account of :class:`~musstats.analysis.ordago.OrdagoResult`."""
+    """A readable account of :class:`~musstats.analysis.ordago.OrdagoResult`: the equilibrium
+    answer beside the random-hands comparison (the comparison alone where there is no
+    equilibrium)."""
     from rich.table import Table
 
     d = res.to_dict()
+    if d.get("method") == "equilibrium":
+        return render_ordago_eq(res)
+    rh = d["random_hands"]
     sc = d["score"]
-    table = Table(title=title(d, f"órdago a {d['lance']} at {sc['us']}-{sc['them']} (a {sc['target']})"))
+    table = Table(title=title(d, f"órdago a {d['lance']} at {sc['us']}-{sc['them']} (a {sc['target']}) · "
+                                 "random hands"))
     table.add_column("")
     table.add_column("P", justify="right")
     pct = lambda x: f"{100 * x:.2f} %"  # noqa: E731
-    table.add_row(f"P(win {d['lance']}) if the órdago is seen", pct(d["p_lance"]))
-    table.add_row("P(win the game) without it (break-even to call)", pct(d["p_game"]))
-    table.add_row("  … if they refuse ours (+1 stone)", pct(d["p_game_if_they_refuse"]))
-    table.add_row("  … if we refuse theirs (break-even to accept)", pct(d["p_game_if_we_refuse"]))
-    gm = d["game_model"]
-    foot = (f"Lance: {d['p_lance_method']}, {d['p_lance_basis']}.  Game: en-paso model, {gm['deals']:,} deals "
-            f"({gm['source']}, seed {gm['seed']}), evaluated at the start of the hand.\n")
+    table.add_row(f"P(win {d['lance']}) if the órdago is seen", pct(rh["p_lance"]))
+    table.add_row("P(win the game) without it (break-even to call)", pct(rh["p_game"]))
+    table.add_row("  … if they refuse ours (+1 stone)", pct(rh["p_game_if_they_refuse"]))
+    table.add_row("  … if we refuse theirs (break-even to accept)", pct(rh["p_game_if_we_refuse"]))
+    gm = rh["game_model"]
+    foot = (f"Method: random hands (no equilibrium figures here). Lance: {rh['p_lance_method']}, "
+            f"{rh['p_lance_basis']}.  Game: en-paso model, {gm['deals']:,} deals ({gm['source']}, seed "
+            f"{gm['seed']}), evaluated at the start of the hand.\n")
     out = _console_text(table) + foot + d["advice"] + "\n"
     for n in d["notes"]:
         out += f"note: {n}\n"
@@ -570,7 +577,7 @@ def emit(res, fmt: str) -> str:
     return render(res)
 
 
-# --------------------------------------------------------------------------- órdago at equilibrium (issue 14)
+# --------------------------------------------------------------------------- órdago at equilibrium
 
 def warm_note(warm: str | None) -> str:
     """The words that say where a warm-started equilibrium solve started ("" for a cold one)."""
@@ -583,14 +590,13 @@ def deal_text(deal: str | None) -> str:
 
 
 def render_ordago_eq(res) -> str:
-    """:func:`render_ordago` with the equilibrium figures beside the random-hands ones (when
-    the result has them)."""
+    """The equilibrium answer of an órdago question (the first column, and the first line
+    below the table) beside the random-hands comparison."""
     from rich.table import Table
 
     d = res.to_dict()
-    if "equilibrium" not in d:
-        return render_ordago(res)
-    eq = d["equilibrium"]
+    eq = d.get("equilibrium") or {}
+    rh = d["random_hands"]
     sc = d["score"]
     pct = lambda x: "–" if x is None else f"{100 * x:.2f} %"  # noqa: E731
 
@@ -599,62 +605,60 @@ def render_ordago_eq(res) -> str:
 
     t = Table(title=title(d, f"órdago a {d['lance']} at {sc['us']}-{sc['them']} (a {sc['target']})"))
     t.add_column("")
+    t.add_column("equilibrium (the answer)", justify="right")
     t.add_column("random hands (comparison)", justify="right")
-    t.add_column("equilibrium", justify="right")
-    c = (eq or {}).get("call") or {}
-    a = (eq or {}).get("answer") or {}
-    call_txt = "–" if not c else (f"{'call' if c['decision'] == 'call' else 'pass'} "
-                                  f"(órdago {100 * c['p_call']:.0f} %{', mixed' if c['mixed'] else ''})")
-    acc_txt = "–" if not a else (f"{a['decision']} (quiero {100 * a['p_accept']:.0f} %"
-                                 f"{', mixed' if a['mixed'] else ''})")
-    t.add_row("[b]Calling[/b] (your first turn" + (f": after {','.join(c['history'])}" if c.get("history") else "")
-              + ")", "", "")
-    t.add_row("  P(they accept our órdago)", "100 % (assumed)", pm(c.get("p_they_accept"), c.get("p_they_accept_se")))
-    t.add_row(f"  P(win {d['lance']} | they accept)", pct(d["p_lance"]),
-              pm(c.get("p_win_lance_if_accepted"), c.get("p_win_lance_if_accepted_se")))
-    t.add_row("  P(win the game) if we call", pct(d["p_lance"]), pct(c.get("p_win_game_if_call")))
-    t.add_row("  P(win the game) if we pass", pct(d["p_game"]), pct(c.get("p_win_game_if_pass")))
-    t.add_row("  decision", "call" if d["call"] else "don't call", call_txt)
-    t.add_row("[b]Against their órdago[/b]" + (f" (after {','.join(a['history'])})" if a.get("history") else ""),
-              "", "")
-    t.add_row(f"  P(win {d['lance']} | they called it)", pct(d["p_lance"]),
-              pm(a.get("p_win_lance_if_called"), a.get("p_win_lance_if_called_se")))
-    t.add_row("  P(win the game) if we accept", pct(d["p_lance"]), pct(a.get("p_win_game_if_accept")))
-    t.add_row("  P(win the game) if we refuse", pct(d["p_game_if_we_refuse"]), pct(a.get("p_win_game_if_refuse")))
-    t.add_row("  decision", "accept" if d["accept"] else "refuse", acc_txt)
-    gm = d["game_model"]
-    foot = (f"Random hands: lance {d['p_lance_method']}, {d['p_lance_basis']}; game: en-paso model, "
+    c = eq.get("call") or {}
+    a = eq.get("answer") or {}
+    best = "[b]{}[/b]".format
+    if c:
+        t.add_row("[b]Calling[/b] (your first turn" + (f": after {','.join(c['history'])}" if c.get("history") else "")
+                  + ")", "", "")
+        t.add_row("  P(they accept our órdago)", pm(c.get("p_they_accept"), c.get("p_they_accept_se")),
+                  "100 % (assumed)")
+        t.add_row(f"  P(win {d['lance']} | they accept)",
+                  pm(c.get("p_win_lance_if_accepted"), c.get("p_win_lance_if_accepted_se")), pct(rh["p_lance"]))
+        t.add_row("  P(win the game) if we call", pct(c.get("p_win_game_if_call")), pct(rh["p_lance"]))
+        t.add_row("  P(win the game) if we pass", pct(c.get("p_win_game_if_pass")), pct(rh["p_game"]))
+        t.add_row("  your órdago frequency", f"{100 * c['p_call']:.0f} %{' (mixed)' if c['mixed'] else ''}", "")
+        t.add_row("  best", best("call" if c.get("decision") == "call" else "pass"),
+                  "call" if rh["call"] else "pass")
+    if a:
+        t.add_row("[b]Against their órdago[/b]" + (f" (after {','.join(a['history'])})" if a.get("history") else ""),
+                  "", "")
+        t.add_row(f"  P(win {d['lance']} | they called it)",
+                  pm(a.get("p_win_lance_if_called"), a.get("p_win_lance_if_called_se")), pct(rh["p_lance"]))
+        t.add_row("  P(win the game) if we accept", pct(a.get("p_win_game_if_accept")), pct(rh["p_lance"]))
+        t.add_row("  P(win the game) if we refuse" + (" (both of us)" if a.get("partners_after") else ""),
+                  pct(a.get("p_win_game_if_refuse")), pct(rh["p_game_if_we_refuse"]))
+        t.add_row("  your quiero frequency" + (" (your partner answers after you)" if a.get("partners_after") else ""),
+                  f"{100 * a['p_accept']:.0f} %{' (mixed)' if a['mixed'] else ''}", "")
+        t.add_row("  best", best(a.get("decision") or "–"), "accept" if rh["accept"] else "refuse")
+    out = _console_text(t) + d["advice"] + "\n"
+    out += "Random hands (comparison): " + rh["advice"] + "\n"
+    gm = rh["game_model"]
+    foot = (f"Random hands: lance {rh['p_lance_method']}, {rh['p_lance_basis']}; game: en-paso model, "
             f"{gm['deals']:,} deals ({gm['source']}, seed {gm['seed']}).\n")
-    if eq and eq.get("iterations") is not None:
+    if eq.get("iterations") is not None:
         nc = eq.get("nashconv") or {}
         ncs = ("not measured" if nc.get("nashconv") is None else
                f"≥ {nc['nashconv']:.4f} ± {nc.get('nashconv_se') or 0:.4f} (in-sample {nc.get('nashconv_in') or 0:.4f})")
-        foot += (f"Equilibrium: the {d['lance']} betting"
-                 + (f" ({eq['declared']} declared)" if eq.get("declared") else "")
-                 + f" solved at {eq['score_team0']}-{eq['score_team1']} (mano's team first) with P(win the game) "
-                 f"as the payoff, {deal_text(eq.get('deal'))}, {eq['iterations']} iterations"
-                 + warm_note(eq.get("warm_start"))
-                 + f" ({eq['strategy_source']}); NashConv {ncs} P(win the "
-                 f"game); figures over {eq.get('deals', 0):,} deals weighted by the others' equilibrium reach "
-                 f"(seed {eq.get('trials_seed')}).\n")
-    out = _console_text(t) + foot + "Random hands: " + d["advice"] + "\n"
-    if c or a:
-        parts = []
-        if c:
-            parts.append(f"{'call the órdago' if c['decision'] == 'call' else 'do not call'} "
-                         f"(P(win the game) {pct(c['p_win_game_if_call'])} calling, {pct(c['p_win_game_if_pass'])} "
-                         f"passing)")
-        if a:
-            parts.append(f"against theirs, {a['decision']} ({pct(a['p_win_game_if_accept'])} accepting, "
-                         f"{pct(a['p_win_game_if_refuse'])} refusing)")
-        out += "Equilibrium: " + "; ".join(parts) + ".\n"
+        foot = (f"Equilibrium: the {d['lance']} betting"
+                + (f" ({eq['declared']} declared)" if eq.get("declared") else "")
+                + f" solved at {eq['score_team0']}-{eq['score_team1']} (mano's team first) with P(win the game) "
+                f"as the payoff, {deal_text(eq.get('deal'))}, {eq['iterations']} iterations"
+                + warm_note(eq.get("warm_start"))
+                + f" ({eq['strategy_source']}); NashConv {ncs} P(win the "
+                f"game); figures over {eq.get('deals', 0):,} deals weighted by the others' equilibrium reach "
+                f"(seed {eq.get('trials_seed')}).\n") + foot
+    out += foot
     for n in d["notes"]:
         out += f"note: {n}\n"
     return out
 
 
 def ordago_csv(res) -> str:
-    """CSV of an órdago result: one row (random-hands and equilibrium columns) after the
+    """CSV of an órdago result: one row -- the answer's columns (``method``: equilibrium, or
+    random hands where there is none), then the ``random_hands_*`` comparison -- after the
     metadata comment block."""
     d = res.to_dict()
     df = res.to_frame()
