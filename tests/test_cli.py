@@ -203,8 +203,8 @@ print(" ".join(n for n in NAMES if inspect.isfunction(getattr(musstats, n))))
 
 @pytest.mark.parametrize("order", ["first", "after"])
 def test_public_functions_stay_functions_after_any_import(order):
-    # issue 12: once musstats.mus had been used, musstats.discard was the module, not the
-    # function, and musstats.ordago failed
+    # once musstats.mus has been used, musstats.discard must still be the function (not the
+    # module), and musstats.ordago must work
     code = f"NAMES = {_PUBLIC!r}\n" + _NAMES_CHILD
     r = subprocess.run([PY, "-c", code, order], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stderr

@@ -1,4 +1,5 @@
-"""The mus phase (issue 4): card bookkeeping, draws, best discards, strategy table, CLI."""
+"""The mus phase: card bookkeeping, draws, best discards, strategy table, CLI; mus and discard
+agree on the keep-set."""
 
 from __future__ import annotations
 
@@ -270,11 +271,35 @@ def test_discard_and_mus_json(capsys):
     code, out, err = run_cli(capsys, ["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "20000",
                                       "--seed", "4", "--format", "json"])
     assert code == 0, err
-    doc = json.loads(out)
-    assert doc["advice"] == ("cut" if doc["difference"]["value"] <= 0 else "ask for mus")
-    assert doc["difference"]["value"] == pytest.approx(doc["mus"]["ev_total"] - doc["cut"]["ev_total"])
-    assert 0 < doc["p_others_ask"] < 1 and doc["given"] == "the other three ask for mus"
-    assert 0 < doc["difference"]["se"] < doc["cut"]["se"] + doc["mus"]["se"]  # common random numbers
+    mdoc = json.loads(out)
+    assert mdoc["advice_en_paso"] == ("cut" if mdoc["difference"]["value"] <= 0 else "ask for mus")
+    assert mdoc["difference"]["value"] == pytest.approx(mdoc["mus"]["ev_total"] - mdoc["cut"]["ev_total"])
+    assert 0 < mdoc["p_others_ask"] < 1 and mdoc["given"] == "the other three ask for mus"
+    assert 0 < mdoc["difference"]["se"] < mdoc["cut"]["se"] + mdoc["mus"]["se"]  # common random numbers
+    # the answer is the one with betting (it ships for 8 reyes), and so is the keep-set: discard's best
+    b = mdoc["with_betting"]
+    assert mdoc["advice"] == mdoc["recommended"] == b["advice"] == ("cut" if b["difference"]["value"] <= 0
+                                                                    else "ask for mus")
+    assert mdoc["keep"] == b["keep"] == doc["recommended"] and mdoc["keep_ranked_by"] == "total with betting"
+    # one computation: the same seed gives mus the numbers discard shows for that keep-set
+    row = by_keep[mdoc["keep"]]
+    assert mdoc["mus"]["ev_total"] == pytest.approx(row["ev_total"], abs=1e-12)
+    assert b["mus"]["ev_total"] == pytest.approx(row["ev_total_with_betting"], abs=1e-12)
+    assert doc["given"].startswith("the mus round happens: the other three ask for mus")
+
+
+@pytest.mark.parametrize("hand, seat", [("5 5 4 4", "postre"), ("R R 7 A", "mano")])
+def test_mus_keeps_what_discard_recommends(hand, seat):
+    """The mus happens only when the other three ask: discard ranks the keep-sets on those
+    deals, with betting, and mus takes its keep-set from that ranking (the same seed, the
+    same deals)."""
+    from musstats.analysis.discard import mus
+
+    d = discard(hand, seat, trials=20_000, seed=1)
+    m = mus(hand, seat, trials=20_000, seed=1)
+    assert m.keep == d.rows[0]["keep"] and m.ranked_by == "total with betting" == d.to_dict()["ranked_by"]
+    assert m.betting is not None and m.betting["keep"] == m.keep
+    assert float(m.mus_ev.sum()) == pytest.approx(d.rows[0]["ev_total"], abs=1e-12)
 
 
 def test_repeated_keep_merges_and_csv_has_metadata(capsys):

@@ -326,8 +326,8 @@ def test_disk_cache(_cache):
 @pytest.mark.parametrize("switches", [{"variant": "ten-kings"}, {"redeal_4567": True}, {"mus_visto": True},
                                       {"juego_real": "figure"}])
 def test_cache_is_keyed_by_every_switch(_cache, switches):
-    # issue 12: the game model's caches (memory and disk) ignored ten kings and the 4-5-6-7
-    # redeal, so those variants were given the 8-reyes model
+    # the game model's caches (memory and disk) are keyed by every switch: ten kings and the
+    # 4-5-6-7 redeal never get the 8-reyes model
     from musstats.analysis.game import model as game_mod
 
     plain = game_model("8-reyes", deals=40_000, seed=77)
@@ -364,7 +364,7 @@ def test_cache_off(monkeypatch, tmp_path):
 
 
 def test_game_model_takes_a_name_or_a_variant():
-    # issue 12: musstats.game_model("4-reyes") raised AttributeError
+    # musstats.game_model takes a variant's name as well as a Variant
     import musstats
 
     by_name = musstats.game_model("4-reyes", deals=20_000, seed=3, cache=False)
@@ -421,7 +421,7 @@ print(matplotlib.get_backend())
 
 
 def test_plotting_never_switches_the_backend(tmp_path):
-    # issue 12: writing the heatmap called matplotlib.use("Agg", force=True)
+    # writing the heatmap never calls matplotlib.use("Agg", force=True)
     res = subprocess.run([sys.executable, "-c", f"OUT = {str(tmp_path)!r}\n" + _BACKEND_CHILD], cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr

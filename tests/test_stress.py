@@ -1,4 +1,4 @@
-"""Trustworthy under Ctrl-C, huge inputs and junk (issue 13).
+"""Trustworthy under Ctrl-C, huge inputs and junk.
 
 * a harness that sends SIGINT to each long command at random moments (bounded count) and
   checks: it stops within a couple of seconds, exits 130 (or 0 if it had finished), never

@@ -193,10 +193,10 @@ def test_mus_columns_are_the_mus_computation(small):
         assert row["best_keep"] == adv.keep
         assert row["mus_ev_total"] == float(adv.mus_ev.sum()) and row["mus_se_total"] == adv.mus_total_se
         assert row["mus_gain"] == adv.diff and row["mus_gain_se"] == adv.diff_se
-        assert row["advice"] == ("cut" if adv.advice == "cut" else "mus")
+        assert row["advice"] == ("cut" if adv.advice_en_paso == "cut" else "mus")
         assert row["best_discard"] == 4 - (0 if row["best_keep"] == "–" else len(row["best_keep"].split()))
         bet = adv.betting  # and the comparison with betting, as `mus` prints it
-        assert bet is not None and row["mus_keep_bet"] == bet["keep"]
+        assert bet is not None and row["mus_keep_bet"] == bet["keep"] == row["best_keep"]  # one keep-set
         assert row["mus_gain_bet"] == bet["difference"]["value"] and row["mus_gain_bet_se"] == bet["difference"]["se"]
         assert row["advice_bet"] == ("cut" if bet["advice"] == "cut" else "mus")
         # cutting, on the deals in which the other three ask, is the exact showdown with the

@@ -20,7 +20,7 @@ from musstats.rules.variant import Variant, make_variant
 from musstats.tables.context import Context, make_context
 from musstats.tables.policies import KEEP_ALL, POLICIES, get_policy, keep_mask_for, keep_options
 
-__all__ = ["OBJECTIVES", "CLOSE_SE", "DiscardResult", "MusAdvice", "discard", "mus"]
+__all__ = ["OBJECTIVES", "CLOSE_SE", "DiscardResult", "MusAdvice", "KeepRanking", "discard", "mus", "rank_keeps"]
 
 OBJECTIVES = ("total", "grande", "chica", "pares", "juego")
 #: keep-sets whose means are within this many standard errors of the best are flagged
@@ -47,6 +47,7 @@ class DiscardResult:
     chosen: int | None = None  # row index of the user's keep-set (with ``keep``)
     partial: bool = False
     betting: bool = False  # ranked by the total with betting (see BETTING_NOTE)
+    given: str = "the mus round happens"
 
     @property
     def variant(self) -> Variant:
@@ -65,9 +66,10 @@ class DiscardResult:
         return {
             **self.context.describe(),
             "objective": self.objective, "others_discard_by": self.policy, "rounds": self.rounds,
-            "given": "the mus round happens (all four ask for mus)",
+            "given": self.given,
             "method": "mc", "trials": self.trials, "seed": self.seed, "partial": self.partial,
             "recommended": self.rows[0]["keep"], "close": self.close,
+            "advice": f"keep {self.rows[0]['keep']} (throw {self.rows[0]['discard']})",
             "ranked_by": ("total with betting" if self.betting else
                           "total en paso" if self.objective == "total" else f"{self.objective} en paso"),
             **({"with_betting": BETTING_NOTE} if self.betting else {}),
@@ -108,11 +110,11 @@ def _options(ctx: Context, keep) -> tuple[list, int | None]:
 
 BETTING_NOTE = ("with betting = en paso + what equilibrium betting adds to the final hand at this seat "
                 "(musstats.analysis.betting.betting_gain): after the mus round, with everybody's hands after "
-                "it (all four asked for mus) and the strategies solved for them")
-#: the note of the mus decision's betting terms: also the hand kept by cutting, and the deals
-MUS_BETTING_NOTE = (BETTING_NOTE + "; when cutting, with the hands and strategies as dealt; both on the deals "
-                    "in which the other three ask for mus (the shipped cut flags; after a cut the strategies read "
-                    "nothing from who cut)")
+                "it (all four asked for mus) and the strategies solved for them, on the deals in which the other "
+                "three ask for mus (the shipped cut flags)")
+#: the note of the mus decision's betting terms: also the hand kept by cutting
+MUS_BETTING_NOTE = (BETTING_NOTE + "; when cutting, with the hands and strategies as dealt on the same deals "
+                    "(after a cut the strategies read nothing from who cut)")
 
 
 def draw_distribution(ctx: Context, kept: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -211,14 +213,11 @@ def discard(
     objective = checks.objective(objective, OBJECTIVES)
     opts, chosen_mask = _options(ctx, keep)
     ev = evaluate_keeps(ctx, [m for m, _, _ in opts], pol, rounds=rounds, trials=trials, seed=seed,
-                        spawn_key=(ctx.seat, ctx.user), threads=threads, progress=progress)
-    mean, se = ev.objective(objective)
+                        spawn_key=(ctx.seat, ctx.user), others_ask=_others_ask(ctx), threads=threads,
+                        progress=progress)
+    rk = rank_keeps(ctx, ev, opts, rounds, objective)
+    mean, se, bt, order = rk.mean, rk.se, rk.betting, rk.order
     tse = ev.total_se()
-    bt = betting_terms(ctx, [kept for _, kept, _ in opts], rounds) if objective == "total" else None
-    if bt is not None:  # rank by the total with betting
-        mean = ev.total + bt[0]
-        se = np.hypot(tse, bt[1])
-    order = np.argsort(-mean, kind="stable")
     rows = []
     for rank, i in enumerate(order):
         m, kept, label = opts[i]
@@ -237,13 +236,7 @@ def discard(
         row["objective"] = float(mean[i])
         row["se_objective"] = float(se[i])
         row["gap_to_best"] = float(mean[order[0]] - mean[i])
-        if objective != "total":
-            row["se_gap"] = float(np.hypot(se[order[0]], se[i]))
-        elif bt is None:
-            row["se_gap"] = ev.diff_se(order[0], i)
-        else:
-            row["se_gap"] = float(np.sqrt(ev.diff_se(order[0], i) ** 2 + bt[1][order[0]] ** 2 + bt[1][i] ** 2)) \
-                if i != order[0] else 0.0
+        row["se_gap"] = rk.gap_se(i)
         row["recommended"] = rank == 0
         row["yours"] = chosen_mask is not None and m == chosen_mask
         rows.append(row)
@@ -253,7 +246,65 @@ def discard(
         rows = [r for r in rows if r["recommended"] or r["yours"]]
         chosen = next(i for i, r in enumerate(rows) if r["yours"])
     return DiscardResult(ctx, objective, pol_name, rounds, ev.trials, ev.seed, rows, close, chosen, ev.partial,
-                         betting=bt is not None)
+                         betting=bt is not None, given=_given(ctx))
+
+
+def _others_ask(ctx: Context) -> bool:
+    """Whether the mus round needs the other three to ask for it (four partners, no mus visto):
+    then the keep-sets are valued on the deals in which they do."""
+    return ctx.seating == FOUR and not ctx.variant.mus_visto
+
+
+def _given(ctx: Context) -> str:
+    return ("the mus round happens: the other three ask for mus (the shipped cut flags)" if _others_ask(ctx)
+            else "the mus round happens")
+
+
+@dataclass
+class KeepRanking:
+    """The one ranking of keep-sets that :func:`discard` shows and :func:`mus` takes its
+    keep-set from: ``mean`` / ``se`` the objective per keep-set (the total with betting where
+    the gain table ships, else en paso), ``order`` best first, ``betting`` (gain, error) per
+    keep-set or None."""
+
+    mean: np.ndarray
+    se: np.ndarray
+    order: np.ndarray
+    betting: tuple[np.ndarray, np.ndarray] | None
+    ev: KeepEval
+    objective: str
+
+    @property
+    def ranked_by(self) -> str:
+        return ("total with betting" if self.betting is not None else
+                "total en paso" if self.objective == "total" else f"{self.objective} en paso")
+
+    def gap_se(self, i: int) -> float:
+        """The standard error of (best - keep-set ``i``)."""
+        b = int(self.order[0])
+        if i == b:
+            return 0.0
+        if self.objective != "total":
+            return float(np.hypot(self.se[b], self.se[i]))
+        d = self.ev.diff_se(b, i)
+        if self.betting is None:
+            return float(d)
+        return float(np.sqrt(d ** 2 + self.betting[1][b] ** 2 + self.betting[1][i] ** 2))
+
+
+def rank_keeps(ctx: Context, ev: KeepEval, opts: list, rounds: int, objective: str = "total") -> KeepRanking:
+    """Rank the keep-sets ``opts`` (the first ``len(opts)`` masks of ``ev``) by ``objective``:
+    for the total, with betting where the gain table of the hands after the round on the deals
+    in which the other three ask ships (``mus-others-ask``), else en paso."""
+    n = len(opts)
+    mean, se = ev.objective(objective)
+    mean, se = np.asarray(mean[:n], np.float64), np.asarray(se[:n], np.float64)
+    bt = betting_terms(ctx, [kept for _, kept, _ in opts], rounds, "mus-others-ask") if objective == "total" else None
+    if bt is not None:
+        mean = ev.total[:n] + bt[0]
+        se = np.hypot(ev.total_se()[:n], bt[1])
+    order = np.argsort(-mean, kind="stable")
+    return KeepRanking(mean, se, order, bt, ev, objective)
 
 
 @dataclass
@@ -283,6 +334,7 @@ class MusAdvice:
     p_others_ask: float  # share of deals in which the other three ask for mus
     partial: bool = False
     betting: dict | None = None  # the comparison with betting (see BETTING_NOTE), where available
+    ranked_by: str = "total en paso"  # how ``keep`` was chosen (the ranking of :func:`discard`), or "yours"
 
     @property
     def variant(self) -> Variant:
@@ -290,13 +342,18 @@ class MusAdvice:
 
     @property
     def diff(self) -> float:
-        """Expected gain of asking for mus over cutting, when the others ask too (stones)."""
+        """Expected gain of asking for mus over cutting en paso, when the others ask too (stones)."""
         return float(self.mus_ev.sum() - self.cut_ev.sum())
 
     @property
-    def advice(self) -> str:
-        """``"cut"`` or ``"ask for mus"``."""
+    def advice_en_paso(self) -> str:
+        """``"cut"`` or ``"ask for mus"`` en paso."""
         return "cut" if self.diff <= 0 else "ask for mus"
+
+    @property
+    def advice(self) -> str:
+        """``"cut"`` or ``"ask for mus"``: with betting where it ships, else en paso."""
+        return self.betting["advice"] if self.betting is not None else self.advice_en_paso
 
     def to_frame(self):
         """Per lance: net stones and p_team if the mus is cut and after a mus round."""
@@ -325,7 +382,9 @@ class MusAdvice:
             "cut": {"ev_total": float(self.cut_ev.sum()), "se": self.cut_total_se},
             "mus": {"ev_total": float(self.mus_ev.sum()), "se": self.mus_total_se},
             "difference": {"value": self.diff, "se": self.diff_se},
-            "advice": self.advice,
+            "advice": self.advice, "recommended": self.advice,
+            "advice_by": "with betting" if self.betting is not None else "en paso",
+            "advice_en_paso": self.advice_en_paso, "keep_ranked_by": self.ranked_by,
             **({"with_betting": self.betting} if self.betting is not None else {}),
             "lances": lances,
         }
@@ -368,35 +427,34 @@ def mus(
 
 
 def advice_from(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, policy: str, rounds: int) -> MusAdvice:
-    """The :class:`MusAdvice` of an evaluation of the keep-sets ``opts`` plus cutting (last)."""
+    """The :class:`MusAdvice` of an evaluation of the keep-sets ``opts`` plus cutting (last):
+    the keep-set is ``chosen``, else the best of :func:`rank_keeps` (the ranking
+    :func:`discard` shows: with betting where it ships), compared with cutting en paso and,
+    where it ships, with betting."""
     masks = [m for m, _, _ in opts]
     cut = len(masks)
-    best = masks.index(chosen) if chosen is not None else int(np.argmax(ev.total[:cut]))
+    rk = rank_keeps(ctx, ev, opts, rounds)
+    best = masks.index(chosen) if chosen is not None else int(rk.order[0])
     tse = ev.total_se()
     return MusAdvice(ctx, opts[best][2], policy, rounds, ev.trials, ev.seed,
                      ev.ev[cut], ev.p_team[cut], ev.ev_se[cut], ev.ev[best], ev.ev_se[best], ev.p_team[best],
                      float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept, ev.partial,
-                     _mus_betting(ctx, ev, opts, chosen, rounds))
+                     _mus_betting(ctx, ev, opts, best, rk, rounds), rk.ranked_by if chosen is None else "yours")
 
 
-def _mus_betting(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, rounds: int) -> dict | None:
+def _mus_betting(ctx: Context, ev: KeepEval, opts: list, best: int, rk: KeepRanking, rounds: int) -> dict | None:
     """Cut or mus with betting: en paso plus the betting gain of the hand kept (cut) or of the
-    final hand (the best keep-set by the total with betting, or ``chosen``)."""
+    final hand after keeping ``opts[best]``."""
     kept_now = tuple(int(c) for c in ctx.tables.cls4[ctx.user])
-    after = betting_terms(ctx, [kept for _, kept, _ in opts], rounds, "mus-others-ask")
     now = betting_terms(ctx, [kept_now], rounds, "cut-others-ask")
-    if after is None or now is None:
+    if rk.betting is None or now is None:
         return None
-    bt = (np.concatenate([after[0], now[0]]), np.concatenate([after[1], now[1]]))
-    masks = [m for m, _, _ in opts]
-    cut = len(masks)
-    tot = ev.total[:cut] + bt[0][:cut]
-    best = masks.index(chosen) if chosen is not None else int(np.argmax(tot))
-    cut_v = float(ev.total[cut] + bt[0][cut])
-    mus_v = float(tot[best])
-    se = float(np.sqrt(ev.diff_se(best, cut) ** 2 + bt[1][best] ** 2 + bt[1][cut] ** 2))
-    return {"what": MUS_BETTING_NOTE, "keep": opts[best][2], "cut": {"ev_total": cut_v, "betting_gain": float(bt[0][cut])},
-            "mus": {"ev_total": mus_v, "betting_gain": float(bt[0][best])},
+    cut = len(opts)
+    cut_v = float(ev.total[cut] + now[0][0])
+    mus_v = float(ev.total[best] + rk.betting[0][best])
+    se = float(np.sqrt(ev.diff_se(best, cut) ** 2 + rk.betting[1][best] ** 2 + now[1][0] ** 2))
+    return {"what": MUS_BETTING_NOTE, "keep": opts[best][2], "cut": {"ev_total": cut_v, "betting_gain": float(now[0][0])},
+            "mus": {"ev_total": mus_v, "betting_gain": float(rk.betting[0][best])},
             "difference": {"value": mus_v - cut_v, "se": se},
             "advice": "cut" if mus_v - cut_v <= 0 else "ask for mus"}
 

@@ -155,21 +155,26 @@ def odds_csv(res) -> str:
 # --------------------------------------------------------------------------- discard and mus
 
 def render_discard(res) -> str:
-    """A readable table of :class:`~musstats.analysis.discard.DiscardResult`."""
+    """A readable table of :class:`~musstats.analysis.discard.DiscardResult`; the column the
+    keep-sets are ranked by is marked ▼."""
     from rich.table import Table
 
     d = res.to_dict()
     table = Table(title=title(d, f"objective {res.objective}"),
                   caption=f"{run_caption(d)} per keep-set; others discard by {res.policy}; "
-                          f"{res.rounds} mus round(s), given that the mus happens; net stones en paso ± SE")
+                          f"{res.rounds} mus round(s), given that {d['given']}; net stones ± SE; "
+                          f"▼ ranked by this column ({d['ranked_by']})")
+    rank_col = ("With betting" if res.betting else "Total en paso" if res.objective == "total"
+                else LANCE_ES[res.objective])
+    mark_col = lambda name: f"{name} ▼" if name == rank_col else name  # noqa: E731
     table.add_column("")
     table.add_column("Keep")
     table.add_column("Throw", justify="right")
     for lance in LANCES:
-        table.add_column(LANCE_ES[lance], justify="right")
-    table.add_column("Total en paso", justify="right")
+        table.add_column(mark_col(LANCE_ES[lance]), justify="right")
+    table.add_column(mark_col("Total en paso"), justify="right")
     if res.betting:
-        table.add_column("With betting", justify="right")
+        table.add_column(mark_col("With betting"), justify="right")
     table.add_column("Gap", justify="right")
     for i, row in enumerate(res.rows):
         mark = "★" if row["recommended"] else ("◆" if i == res.chosen else "")
@@ -186,8 +191,8 @@ def render_discard(res) -> str:
     if res.chosen is not None and res.chosen != 0:
         row = res.rows[res.chosen]
         text += f"Your keep-set {row['keep']} gives up {row['gap_to_best']:.3f} ± {row['se_gap']:.3f} stones.\n"
-    text += ("This ranks keep-sets given that the mus round happens; `musstats mus` compares the best one with "
-             "cutting, on the deals in which the other three ask for mus.\n")
+    text += (f"This ranks keep-sets given that {d['given']}; `musstats mus` takes its keep-set from this ranking "
+             "and compares it with cutting on the same deals.\n")
     return text
 
 
@@ -231,14 +236,19 @@ def render_mus(res) -> str:
         text += (f"The mus happens only when the other three ask for it too: {100 * res.p_others_ask:.1f} % of "
                  f"deals; otherwise your choice changes nothing.\n")
     b = res.betting
+    kept = (f"keeping {res.keep}, the best keep-set by the {res.ranked_by} (as `musstats discard` ranks them)"
+            if res.ranked_by != "yours" else f"keeping {res.keep} (yours)")
     if b is not None:
-        text += (f"With betting: cut {b['cut']['ev_total']:+.3f}, mus keeping {b['keep']} {b['mus']['ev_total']:+.3f} "
-                 f"(betting adds {b['cut']['betting_gain']:+.3f} to the hand you hold and {b['mus']['betting_gain']:+.3f} "
-                 f"to the one you draw); advice: {b['advice']} (mus − cut = {b['difference']['value']:+.3f} ± "
-                 f"{b['difference']['se']:.3f} stones).\n")
+        text += (f"Advice: {res.advice}, with betting: mus − cut = {b['difference']['value']:+.3f} ± "
+                 f"{b['difference']['se']:.3f} stones (cut {b['cut']['ev_total']:+.3f}, mus {kept} "
+                 f"{b['mus']['ev_total']:+.3f}; betting adds {b['cut']['betting_gain']:+.3f} to the hand you hold "
+                 f"and {b['mus']['betting_gain']:+.3f} to the one you draw).\n")
         text += f"  ({b['what']})\n"
-    text += (f"{'En paso advice' if b is not None else 'Advice'}: {res.advice} (mus − cut = {res.diff:+.3f} ± "
-             f"{res.diff_se:.3f} stones).\n")
+        text += (f"En paso: {res.advice_en_paso} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones, the table "
+                 f"above).\n")
+    else:
+        text += (f"Advice: {res.advice}, en paso: mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones "
+                 f"(mus {kept}).\n")
     text += (f"`musstats table` gives the same en-paso numbers for this hand and seat with --seed {res.seed} "
              f"--trials {res.trials}.\n")
     return text
