@@ -77,6 +77,12 @@ def _ctrl_c_after(args: list[str], delay: float, env: dict, name: str) -> tuple[
     return p.returncode, stdout, stderr, time.perf_counter() - sent
 
 
+#: seconds after which every long command is surely inside its loop (Python started, kernels loaded
+#: from the cache the warm-up filled, the game model simulated): a Ctrl-C then must print the
+#: partial result of a command that has one
+IN_THE_LOOP = 10.0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,argv,partial_mark", LONG_COMMANDS, ids=[c[0] for c in LONG_COMMANDS])
 def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
@@ -86,7 +92,8 @@ def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
     if name in WARM_UP:
         subprocess.run([sys.executable, "-m", "musstats", *WARM_UP[name]], capture_output=True, timeout=600,
                        env=_env(tmp_path / "warm"), check=True)
-    for delay in (rng.uniform(1.5, 3.0), rng.uniform(3.0, 6.0)):
+    # a random early moment (it may land before anything is computed), then one in the loop
+    for delay in (rng.uniform(1.5, 3.0), IN_THE_LOOP + rng.uniform(0.0, 1.0)):
         args = [a.replace("{out}", str(out)) for a in argv]
         code, stdout, stderr, waited = _ctrl_c_after(args, delay, _env(tmp_path), name)
         assert code in (0, 130), (name, delay, code, stderr[-2000:])
@@ -94,6 +101,10 @@ def test_ctrl_c_at_random_moments(name, argv, partial_mark, tmp_path):
         assert waited < 3.0, f"{name}: {waited:.1f} s to stop after Ctrl-C"
         if code == 130:
             assert stderr.strip().splitlines()[-1].startswith("musstats: interrupted"), stderr[-500:]
+            if delay >= IN_THE_LOOP and partial_mark is not None:
+                # the partial result is printed where one is promised: an empty output fails
+                assert stdout.strip(), f"{name}: Ctrl-C after {delay:.1f} s printed nothing ({stderr[-300:]})"
+                assert stderr.strip().splitlines()[-1] == "musstats: interrupted; the result above is partial"
             if stdout.strip():
                 assert partial_mark is not None and partial_mark in stdout, (name, stdout[:500])
             # an interrupted command leaves no file (and no temporary file) behind

@@ -107,11 +107,21 @@ class Interrupt:
                 raise LateInterrupt
 
 
+#: numba's modules that compile or load a kernel (the Python code of a first call)
+_COMPILING = ("numba.core.compiler", "numba.core.compiler_machinery", "numba.core.typed_passes",
+              "numba.core.untyped_passes", "numba.core.typeinfer", "numba.core.lowering", "numba.core.codegen",
+              "numba.core.caching", "numba.core.dispatcher", "numba.core.registry", "numba.parfors", "numba.np.ufunc",
+              "llvmlite.")
+
+
 def _in_numba(frame: Any) -> bool:
-    """True when the main thread runs numba's own Python code: compiling or loading a kernel (a
-    running kernel is native code, and a signal handler runs only once it has returned)."""
+    """True when the main thread runs numba's compiler: compiling or loading a kernel (a
+    running kernel is native code, and a signal handler runs only once it has returned).
+    Not the small helpers a running kernel calls back into (``numba.core.serialize``
+    unpickles a kernel's constants on every call): a Ctrl-C that lands there is an ordinary
+    one, for the batch loop to act on."""
     while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).startswith("numba."):
+        if str(frame.f_globals.get("__name__", "")).startswith(_COMPILING):
             return True
         frame = frame.f_back
     return False
