@@ -2,7 +2,7 @@
 
 For each deal model, every lance and declaration pattern (grande, chica, the 9 contested
 patterns of pares and of juego, punto) is solved with the default settings of
-:mod:`musstats.engines.betting.store` and measured (NashConv on two independent
+:mod:`musstats.engines.betting.specs` and measured (NashConv on two independent
 samples; exactly for the pooled model).  The training and evaluation deals of all subgames
 come from one pass over each stream.  Usage:
 
@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv=None) -> int:
     from musstats.engines.betting import deals as D
-    from musstats.engines.betting.store import (EVAL_DEALS, Spec, get_solved, shipped_path, solve_subgame,
-                                                 write_shipped)
+    from musstats.engines.betting.solve import solve_subgame
+    from musstats.engines.betting.specs import EVAL_DEALS, Spec
+    from musstats.engines.betting.store import get_solved, shipped_path, write_shipped
     from musstats.rules.variant import Variant
 
     ap = argparse.ArgumentParser()

@@ -63,7 +63,7 @@ def _walk(game, sigma, st_row, u_row):
                                            ("pares", 0b0101 | 0b0010, "random", "equilibrium"),
                                            ("juego", 15, "heuristic", "random")])
 def test_sampled_play_is_the_plain_walk(deals, lance, pat, a, b):
-    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.info import prepare
 
     pm, jm = D.holder_masks(deals, V)
     d = deals[D.in_subgame(pm, jm, lance, pat)][:400]

@@ -1,4 +1,4 @@
-"""The betting equilibrium engine (issue 10): solver, best response, tree, payoffs, API.
+"""The betting equilibrium engine: solver, best response, tree, payoffs, API.
 
 Expected values are derived by hand in the comments (Kuhn poker's value, the toy
 bluffing game's equilibrium, the stones of the rules' worked example), never copied
@@ -13,8 +13,28 @@ import numpy as np
 import pytest
 
 from musstats.base.errors import MusError
-from musstats.engines.betting.exploit import best_response, deal_values, exploitability
-from musstats.engines.betting.solver import SolveConfig, make_custom_game, solve_game
+from musstats.engines.solving.cfr import SolveConfig, solve
+from musstats.engines.solving.dealt import DealGame, deal_values
+from musstats.engines.solving.exploit import best_response as response_block
+from musstats.engines.solving.exploit import measure, ratio
+from musstats.engines.solving.game import Sample, chunk_bounds, make_custom_game
+
+
+def solve_game(g, data, iterations: int, scheme: str = "dcfr-simultaneous"):
+    """The framework's driver on a game whose deals are enumerated."""
+    return solve(DealGame(g, data), SolveConfig.preset(scheme, iterations))
+
+
+def exploitability(g, sigma, data):
+    return measure(DealGame(g, data), sigma, team=False)
+
+
+def best_response(g, sigma, st, o, w, k) -> float:
+    """The value for owner k's team of k's best response (the framework's), exactly."""
+    dg = DealGame(g, (st, o, w))
+    SIG = dg.layout.from_game(sigma)
+    dev = dg.layout.with_rows(SIG, k, response_block(dg, k, SIG))
+    return ratio(*dg.sample_values(k, dev, Sample()), exact=True)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -63,7 +83,7 @@ def test_kuhn_value_and_exploitability():
     g, data = kuhn()
     e = {}
     for it in (50, 2000):
-        s = solve_game(g, data, SolveConfig(iterations=it))
+        s = solve_game(g, data, it)
         e[it] = exploitability(g, s.sigma, data)
     assert e[2000].exact
     assert abs(e[2000].value - (-1 / 18)) < 0.004
@@ -73,7 +93,7 @@ def test_kuhn_value_and_exploitability():
 
 def test_bluff_game_equilibrium_by_hand():
     g, data = bluff_game()
-    s = solve_game(g, data, SolveConfig(iterations=3000))
+    s = solve_game(g, data, 3000)
     e = exploitability(g, s.sigma, data)
     assert abs(e.value - 1 / 3) < 0.01
     bet_strong = g.strategy_at(s.sigma, 0, 0)[1]
@@ -95,7 +115,7 @@ def test_best_response_matches_brute_force():
         blk = g.block(sigma, n)
         p = rng.uniform(0.1, 0.9, size=3)
         blk[:, 0], blk[:, 1] = p, 1 - p
-    br_value, choice = best_response(g, sigma, st, o, w, 1)
+    br_value = best_response(g, sigma, st, o, w, 1)
     best = -np.inf
     for pure in itertools.product((0, 1), repeat=6):
         sig = sigma.copy()
@@ -171,7 +191,7 @@ def test_best_response_with_zero_probabilities_matches_brute_force(seed):
     g, (st, o, w), nodes = kuhn_with_raise()
     sigma = _sparse_sigma(g, nodes, seed)
     for k in (0, 1):
-        br_value, _ = best_response(g, sigma, st, o, w, k)
+        br_value = best_response(g, sigma, st, o, w, k)
         sign = 1.0 if k == 0 else -1.0
         isets = [(n, card) for n in nodes[k] for card in range(3)]
         best = -np.inf
@@ -192,13 +212,12 @@ def test_node_sums_weights_match_a_plain_walk(seed):
     of a player's nodes, and that weight times his team's value after each action) equal a
     plain recursive walk, with strategies that have exact zeros."""
     from musstats._kernels.cfr import node_sums
-    from musstats.engines.betting.solver import chunk_bounds
 
     g, (st, o, w), nodes = kuhn_with_raise()
     sigma = _sparse_sigma(g, nodes, seed)
     t = g.tree
     for k in (0, 1):
-        acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sigma, *g.kernel_args(), g.team, g.U, k, 3).sum(axis=0)
+        acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sigma, g.kernel_args(), g.U, k, 3).sum(axis=0)
         ref = np.zeros((t.n_nodes, 3, 2))
         for d in range(st.shape[0]):
             reach = _reach_reference(g, sigma, st, d)
@@ -352,7 +371,8 @@ def test_ordago_stones_documented():
 
 
 def _small(lance, pattern, info="private", **kw):
-    from musstats.engines.betting.store import Spec, solve_subgame
+    from musstats.engines.betting.solve import solve_subgame
+    from musstats.engines.betting.specs import Spec
 
     spec = Spec(lance=lance, pattern=pattern, info=info, iterations=kw.pop("iterations", 120),
                 batch=kw.pop("batch", 4000), pool=kw.pop("pool", 100_000), seed=kw.pop("seed", 3))
@@ -455,17 +475,17 @@ def test_bet_api_and_errors():
 
 def test_solve_is_cached(tmp_path, monkeypatch):
     from musstats.analysis.betting import solve
-    from musstats.engines.betting import store
+    from musstats.engines.solving.store import MEMO
 
     monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path))
-    store._MEMO.clear()
+    MEMO.clear()
     kw = dict(pattern=0b0011, iterations=20, seed=9, pool=50_000, batch=5000, eval_deals=20_000)
     a = solve("pares", **kw)
-    store._MEMO.clear()
+    MEMO.clear()
     b = solve("pares", **kw)
     assert a.source == "solved" and b.source == "cache"
     assert np.abs(a.sigma - b.sigma).max() <= 3 / 255  # uint8 quantisation, rows renormalised
-    assert list(tmp_path.glob("betting/strategy-*.npz"))
+    assert list(tmp_path.glob("strategy-*.npz"))
 
 
 def test_value_gap_table_puts_the_two_models_side_by_side():
@@ -489,7 +509,8 @@ def test_value_gap_table_puts_the_two_models_side_by_side():
 def test_pooled_is_private_where_each_team_has_one_holder():
     # pares mano+second: one holder per team, whose partner does not speak; seeing the
     # partner's hand changes nothing, so the two models are one game with one value
-    from musstats.engines.betting.store import Spec, solve_subgame
+    from musstats.engines.betting.solve import solve_subgame
+    from musstats.engines.betting.specs import Spec
 
     pr, po = (solve_subgame(Spec("pares", 0b0011, info=i, iterations=40), eval_deals=4000) for i in ("private", "pooled"))
     a, b = pr.exploit, po.exploit
@@ -547,7 +568,7 @@ def test_after_mus_deals_are_the_deals_with_a_mus_round(monkeypatch):
     clear error); and the strategies' key depends on the cut flags, so a table solved for
     other flags is never read."""
     from musstats.engines.betting import deals as D
-    from musstats.engines.betting.store import Spec
+    from musstats.engines.betting.specs import Spec
     from musstats.engines.musphase import deals_after_mus
     from musstats.rules.variant import Variant
     from musstats.tables import policies
@@ -571,7 +592,7 @@ def test_kept_subgame_deals_are_the_streams_and_never_read_for_other_flags(monke
     the same deals as the stream's (first n of the subgame), and a cached file of one deal
     model (cut flags, discard table) is never read for another."""
     from musstats.engines.betting import deals as D
-    from musstats.engines.betting.cache import cache_dir
+    from musstats.engines.cache import cache_dir
     from musstats.rules.variant import Variant
 
     v = Variant()

@@ -78,7 +78,7 @@ def test_bad_scheduler_is_one_line_error():
 
 def test_betting_solves_on_dask_equal_local(cluster):
     from musstats.engines.betting.runner import solve_many
-    from musstats.engines.betting.store import Spec
+    from musstats.engines.betting.specs import Spec
 
     specs = [Spec(lance="pares", pattern=0b0011, iterations=15, batch=32, seed=3),
              Spec(lance="juego", pattern=0b1001, iterations=15, batch=32, seed=4)]

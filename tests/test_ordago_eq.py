@@ -368,10 +368,10 @@ def test_figures_are_probabilities(rc54):
     assert 0 < rh["p_lance"] < 1 and "random" in rh["what"] and isinstance(rh["call"], bool)
     # the solve is the one of the default game model (shared with the chart and later runs: one key)
     from musstats.analysis.ordago_eq import score_spec
-    from musstats.engines.betting import store
+    from musstats.engines.solving.store import MEMO
 
     spec = score_spec("grande", ALL_SEATS, Variant(), 0, 0, iterations=IT)
-    assert "custom" not in spec.payoff.key and spec.key in store._MEMO
+    assert "custom" not in spec.payoff.key and spec.key in MEMO
 
 
 @pytest.mark.slow
@@ -529,8 +529,10 @@ def test_toy_push_fold_in_game_win_probability_by_hand():
     making the worst hand indifferent: 0.8 = 0.9 (1 - y), y = 1/9.  The worst hand calls
     with x making team 1 indifferent: 0.9 = P(best | called) = 1 / (1 + x), x = 1/9.
     Value: (1/2)(0.9 (8/9) + 1/9) + (1/2)(0.8) = 77/90."""
-    from musstats.engines.betting.exploit import exploitability
-    from musstats.engines.betting.solver import SolveConfig, make_custom_game, solve_game
+    from musstats.engines.solving.cfr import SolveConfig, solve
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import measure
+    from musstats.engines.solving.game import make_custom_game
 
     tree = dict(is_term=[0, 1, 0, 1, 1], first=[1, -1, 3, -1, -1], n_act=[2, 0, 2, 0, 0],
                 term=[-1, 0, -1, 1, 2], owner=[0, -1, 1, -1, -1])
@@ -539,8 +541,8 @@ def test_toy_push_fold_in_game_win_probability_by_hand():
     data = (np.array([[0, 0], [1, 0]], np.int32), np.array([1, 0], np.int32), np.array([0.5, 0.5]))
     gaps = []
     for it in (200, 4000):
-        s = solve_game(g, data, SolveConfig(iterations=it))
-        e = exploitability(g, s.sigma, data)
+        s = solve(DealGame(g, data), SolveConfig.preset("dcfr-simultaneous", it))
+        e = measure(DealGame(g, data), s.sigma, team=False)
         gaps.append(e.nashconv)
     assert e.exact and gaps[1] < gaps[0] and gaps[1] < 2e-3  # the bounds close in
     assert e.value + 0.5 == pytest.approx(77 / 90, abs=2e-3)
@@ -553,33 +555,14 @@ def test_toy_push_fold_in_game_win_probability_by_hand():
 # warm starts (a score not solved before goes on from a neighbour's solve)
 
 
-def test_a_warm_start_continues_the_solve_exactly():
-    from musstats.engines.betting.solver import SolveConfig
-    from musstats.engines.betting.store import Spec
-    from musstats.engines.betting.vector import solve_vector, vector_game
-
-    v = Variant()
-    vg = vector_game(Spec(lance="pares", pattern=3).game(), v, 3)
-    full = solve_vector(vg, SolveConfig(iterations=12), 64, 7)
-    part = solve_vector(vg, SolveConfig(iterations=8), 64, 7, keep_state=True)
-    st = part.meta["state"]
-    assert st.t == 8
-    rest = solve_vector(vg, SolveConfig(iterations=4), 64, 7, start=st, keep_state=True)
-    # the same samples (keyed by the iteration) and the same updates: 8 + 4 iterations are 12
-    np.testing.assert_array_equal(rest.sigma, full.sigma)
-    assert rest.iterations == 4 and rest.meta["state"].t == 12 and rest.meta["warm_from_iteration"] == 8
-    other = vector_game(Spec(lance="grande").game(), v, 15)
-    with pytest.raises(MusError, match="same tree"):
-        solve_vector(other, SolveConfig(iterations=1), 64, 7, start=st)
-
-
 def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     from dataclasses import replace
 
     from musstats.analysis import ordago_eq as E
-    from musstats.engines.betting import store
-    from musstats.engines.betting.solver import SolveConfig
-    from musstats.engines.betting.vector import solve_vector, vector_exploitability, vector_game
+    from musstats.engines.betting.vector import vector_game
+    from musstats.engines.solving import store
+    from musstats.engines.solving.cfr import SolveConfig, solve
+    from musstats.engines.solving.exploit import nashconv
 
     monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path))
     monkeypatch.setattr(E, "DEFAULT_EQ_ITERATIONS", 60)
@@ -592,12 +575,12 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     assert s1.spec.warm == "score 10-10 after 60 iterations" and s1.iterations == 15
     assert s1.exploit["deals"] == 2_000
     # exactly the solve that goes on from the neighbour's state with the new payoff
-    vg = vector_game(s1.game, v, P)
-    want = solve_vector(vg, SolveConfig(iterations=15), s1.spec.batch, s1.spec.seed, start=s0.state)
+    vg = vector_game(s1.game, v, P).configure(batch=s1.spec.batch, seed=s1.spec.seed, n_eval=2_000)
+    want = solve(vg, SolveConfig(iterations=15), start=s0.state)
     np.testing.assert_array_equal(s1.sigma, want.sigma)
     # and it is closer to equilibrium than as many iterations from scratch
-    cold = solve_vector(vg, SolveConfig(iterations=15), s1.spec.batch, s1.spec.seed)
-    e_cold = vector_exploitability(vg, cold.sigma, 2_000, s1.spec.seed)
+    cold = solve(vg, SolveConfig(iterations=15))
+    e_cold = nashconv(vg, vg.layout.from_game(cold.sigma))
     assert s1.exploit["nashconv_in"] < e_cold.nashconv_in
     # far from every solved score (more than WARM_NEAR points): cold again
     assert E.score_solution("pares", P, v, 30, 30, grid=g).spec.warm == ""
@@ -605,7 +588,7 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     assert E.score_solution("pares", P, v, 13, 11, grid=g, iterations=15, eval_samples=1_000).spec.warm == ""
     # asked again, from the disk cache: the same warm solve
     monkeypatch.setattr(E, "_STATE_MEMO", {})
-    monkeypatch.setattr(store, "_MEMO", {})
+    monkeypatch.setattr(store, "MEMO", {})
     again = E.score_solution("pares", P, v, 12, 11, grid=g)
     assert again.source == "cache" and again.spec.warm == s1.spec.warm
     np.testing.assert_allclose(again.sigma, s1.sigma, atol=0.01)  # stored as uint8, rows renormalised

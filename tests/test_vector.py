@@ -86,8 +86,9 @@ def _spelled_out(vg, k, hands, sw, t):
 def _subgame(lance: str, pattern: int, info: str, seed: int):
     """(variant, hand tables, game, vector game, a random strategy playing every action) of a
     subgame of 8 reyes."""
-    from musstats.engines.betting.store import Spec, dequantise
+    from musstats.engines.betting.specs import Spec
     from musstats.engines.betting.vector import vector_game
+    from musstats.engines.solving.store import dequantise
     from musstats.tables.hands import hand_tables
 
     v = Variant()
@@ -138,12 +139,12 @@ def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, patt
     the deal solver's kernel (checked on Kuhn poker and by brute force in test_betting) on
     the deals spelled out, every hand weighted by sample weight x P(hand | others)."""
     from musstats._kernels.cfr import cfr_regrets
-    from musstats.engines.betting.solver import chunk_bounds
-    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.info import prepare
     from musstats.engines.betting.vector import draw_others, vector_regrets
+    from musstats.engines.solving.game import chunk_bounds
 
     v, t, game, vg, sigma = _subgame(lance, pattern, info, 11)
-    owners = [k for k in range(vg.n_owners) if vg.own_nodes[k].shape[0]]
+    owners = vg.layout.active()
     assert len(owners) >= 2
     for k in owners:
         hands, _ = draw_others(vg, k, 3, 5, (99, k))
@@ -151,8 +152,7 @@ def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, patt
         got = vector_regrets(vg, k, sigma, hands, sw)
         deals, w = _spelled_out(vg, k, hands, sw, t)
         st, o, _ = prepare(game, deals, v, lance)
-        acc = cfr_regrets(chunk_bounds(len(deals), 8), st, o, w, sigma, *game.kernel_args(), game.team,
-                          game.U, game.n_slots)
+        acc = cfr_regrets(chunk_bounds(len(deals), 8), st, o, w, sigma, game.kernel_args(), game.U, game.n_slots)
         want = acc.sum(axis=0)
         lo = int(game.obase[k])
         hi = lo + int(game.n_states[k] * game.stride[k])
@@ -165,31 +165,36 @@ def test_vector_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance, patt
 @pytest.mark.parametrize("lance,pattern,info", [("grande", 15, "private"), ("pares", 0b1101, "private"),
                                                 ("juego", 0b0111, "pooled")])
 def test_vector_best_response_gain_is_the_deal_solvers_on_the_enumerated_deals(lance, pattern, info):
-    """Each owner's best-response gain and team 0's value of the profile, by the vector
-    kernels on three samples of the others, equal the deal solver's exploitability
-    (checked on Kuhn poker and against brute-force pure strategies in test_betting) on the
-    same deals spelled out, chosen and valued on them (exact mode: weighted means)."""
-    from musstats.engines.betting.exploit import exploitability
-    from musstats.engines.betting.store import prepare
-    from musstats.engines.betting.vector import draw_others, owner_gain
+    """Each owner's best-response gain and team 0's value of the profile, measured by the
+    framework on the vector game with three samples of the others, equal its measure of the
+    deal game of the same deals spelled out (checked on Kuhn poker and against brute-force
+    pure strategies in test_betting), chosen and valued on them (exact: weighted means)."""
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.vector import draw_others
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import best_response, nashconv, paired_gain, ratio
+    from musstats.engines.solving.game import Sample
 
     v, t, game, vg, sigma = _subgame(lance, pattern, info, 5)
-    sigT = vg.from_game(sigma)
+    SIG = vg.layout.from_game(sigma)
     checked = 0
-    for k in range(vg.n_owners):
-        if not vg.own_nodes[k].shape[0]:
-            continue
+    for k in vg.layout.active():
         hands, _ = draw_others(vg, k, 3, 8, (77, k))
         sw = np.array([1.0, 3.0, 0.25])
-        got = owner_gain(vg, sigT, k, 3, 0, samples=((hands, sw), (hands, sw)))
+        vg.configure(given={k: ((hands, sw), (hands, sw))})  # owner k's samples only
+        dev = vg.layout.with_rows(SIG, k, best_response(vg, k, SIG, Sample("choose")))
+        gain_in, _ = paired_gain(vg, k, SIG, dev, Sample("choose"))
+        gain, _ = paired_gain(vg, k, SIG, dev, Sample("eval"))
         deals, w = _spelled_out(vg, k, hands, sw, t)
         st, o, _ = prepare(game, deals, v, lance)
-        want = exploitability(game, sigma, (st, o, w))
-        assert want.gains_in[k] > 1e-6  # a random strategy is exploitable
-        assert got.gain_in == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)
-        assert got.gain == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)  # same set valued
+        dg = DealGame(game, (st, o, w))
+        want = nashconv(dg, dg.layout.from_game(sigma))
+        assert want.exact and want.gains_in[k] > 1e-6  # a random strategy is exploitable
+        assert gain_in == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)
+        assert gain == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)  # same set valued
         if int(game.team[k]) == 0:
-            assert got.value0 == pytest.approx(want.value, rel=1e-9, abs=1e-12)
+            value, _ = ratio(*vg.sample_values(k, SIG, Sample("eval")))
+            assert value == pytest.approx(want.value, rel=1e-9, abs=1e-12)
         checked += 1
     assert checked >= 2
 
@@ -199,18 +204,19 @@ def test_pair_tables_give_the_enumerated_pairs_weights(lance, pattern):
     """A pooled team reads the summed weights of its pairs from a table per deck its opponents
     leave (vector.pair_table); the same samples with the pairs enumerated per sample (the
     reference, pair_tables=False) give the same regrets and best-response gains."""
-    from musstats.engines.betting.vector import (deck_codes, draw_others, owner_gain, remaining_decks,
-                                                 vector_game, vector_regrets)
+    from musstats.engines.betting.vector import deck_codes, draw_others, remaining_decks, vector_game, vector_regrets
+    from musstats.engines.solving.exploit import best_response, paired_gain
+    from musstats.engines.solving.game import Sample
 
     v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 3)
     ref = vector_game(game, v, pattern, pair_tables=False)
-    rmap, radix = deck_codes(vg.cls_cnt)
-    rems = remaining_decks(vg.cls_cnt, 8)
+    rmap, radix = deck_codes(vg.deck.cls_cnt)
+    rems = remaining_decks(vg.deck.cls_cnt, 8)
     assert rems.shape[0] == (5715 if v.deck == "8-reyes" else -1) and (rmap >= 0).sum() == rems.shape[0]
     assert (rmap[rems @ radix] == np.arange(rems.shape[0])).all()
-    pairs = [k for k in range(vg.n_owners) if vg.partner_seat(k) >= 0 and vg.own_nodes[k].shape[0]]
+    pairs = [k for k in vg.layout.active() if vg.partner_seat(k) >= 0]
     assert pairs and all(vg.pair_tables[int(vg.ow[3, k])].shape[0] == rems.shape[0] for k in pairs)
-    sigT = vg.from_game(sigma)
+    sigT = vg.layout.from_game(sigma)
     for k in pairs:
         hands, _ = draw_others(vg, k, 40, 9, (55, k))
         sw = np.linspace(0.5, 2.0, 40)
@@ -218,16 +224,17 @@ def test_pair_tables_give_the_enumerated_pairs_weights(lance, pattern):
         scale = np.abs(want).max()
         assert scale > 0
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * scale)
-        g = owner_gain(vg, sigT, k, 40, 0, samples=((hands, sw), (hands, sw)))
-        w = owner_gain(ref, sigT, k, 40, 0, samples=((hands, sw), (hands, sw)))
-        assert g.gain_in == pytest.approx(w.gain_in, rel=1e-10, abs=1e-13)
+        given = {k: ((hands, sw), (hands, sw))}
+        g, w = (paired_gain(x, k, sigT, x.layout.with_rows(sigT, k, best_response(x, k, sigT)), Sample())[0]
+                for x in (vg.configure(given=given), ref.configure(given=given)))
+        assert g == pytest.approx(w, rel=1e-10, abs=1e-13)
 
 
 def _team1_pairs_spelled_out(v, t, game, vg, lance, hands):
     """The deals of ``hands``' pairs of team 1 (seats 1 and 3) with every pair of team 0 spelled
     out, as the deal solver's data (states, outcomes, normalised weights): team 1's pairs weighted
     by their brute-force probability, team 0's by theirs given them."""
-    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.info import prepare
 
     first = _brute_weights(t.counts, t.class_count, [])
     sw = np.array([first[h[1]] * _brute_weights(t.counts, t.class_count, [int(h[1])])[h[3]] for h in hands])
@@ -238,19 +245,20 @@ def _team1_pairs_spelled_out(v, t, game, vg, lance, hands):
 
 @pytest.mark.parametrize("lance,pattern,n_pairs", [("grande", 15, 2), ("pares", 15, 3), ("juego", 0b0111, 2)])
 def test_exact_pooled_exploitability_is_the_deal_solvers_on_the_enumerated_deals(lance, pattern, n_pairs):
-    """The exact NashConv of the pooled game (pooled.pooled_exploitability: each team's best
-    response over the exact law of the two teams' states) restricted to a few pairs of team 1
-    equals the deal solver's exact exploitability on the same deals spelled out: those pairs,
-    weighted by their brute-force probability, with every pair of team 0 weighted by its
-    brute-force probability given them."""
-    from musstats.engines.betting.exploit import exploitability
-    from musstats.engines.betting.pooled import pooled_exploitability
+    """The exact NashConv of the pooled game (each team's best response over the exact law of
+    the two teams' states, pooled.PooledGame) restricted to a few pairs of team 1 equals the
+    exact measure of the deal game of the same deals spelled out: those pairs, weighted by their
+    brute-force probability, with every pair of team 0 weighted by its brute-force probability
+    given them."""
+    from musstats.engines.betting.pooled import PooledGame
     from musstats.engines.betting.vector import draw_others
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import measure
 
     v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 8)
     hands, _ = draw_others(vg, 0, n_pairs, 4, (66, 0))  # seats 1 and 3 dealt
-    want = exploitability(game, sigma, _team1_pairs_spelled_out(v, t, game, vg, lance, hands))
-    got = pooled_exploitability(vg, sigma, pairs1=hands[:, [1, 3]])
+    want = measure(DealGame(game, _team1_pairs_spelled_out(v, t, game, vg, lance, hands)), sigma, team=False)
+    got = measure(PooledGame(vg, pairs1=hands[:, [1, 3]]), sigma, team=False)
     assert got.exact and min(want.gains_in) > 1e-6  # a random strategy is exploitable by both teams
     for k in (0, 1):
         assert got.gains[k] == pytest.approx(want.gains_in[k], rel=1e-9, abs=1e-12)
@@ -266,14 +274,13 @@ def test_exact_pooled_regrets_are_the_deal_solvers_on_the_enumerated_deals(lance
     their brute-force probability, every pair of team 0 by its brute-force probability given them)."""
     from musstats._kernels.cfr import cfr_regrets
     from musstats.engines.betting.pooled import pooled_regrets
-    from musstats.engines.betting.solver import chunk_bounds
     from musstats.engines.betting.vector import draw_others
+    from musstats.engines.solving.game import chunk_bounds
 
     v, t, game, vg, sigma = _subgame(lance, pattern, "pooled", 12)
     hands, _ = draw_others(vg, 0, 2, 6, (68, 0))
     st, o, w = _team1_pairs_spelled_out(v, t, game, vg, lance, hands)
-    want = cfr_regrets(chunk_bounds(len(st), 8), st, o, w, sigma, *game.kernel_args(), game.team,
-                       game.U, game.n_slots).sum(axis=0)
+    want = cfr_regrets(chunk_bounds(len(st), 8), st, o, w, sigma, game.kernel_args(), game.U, game.n_slots).sum(axis=0)
     for k in (0, 1):
         got = pooled_regrets(vg, k, sigma, pairs1=hands[:, [1, 3]])
         lo = int(game.obase[k])
@@ -290,17 +297,18 @@ def test_exact_pooled_solutions_respect_the_symmetries_of_the_rules():
     grande into chica; in pares with one holder per team, only who speaks first (and wins
     ties) matters, so mano+second, mano+postre and third+postre are one game and
     second+third is it with the teams swapped."""
-    from musstats.engines.betting.pooled import pooled_exploitability, solve_pooled
-    from musstats.engines.betting.solver import SolveConfig
-    from musstats.engines.betting.store import Spec
+    from musstats.engines.betting.pooled import PooledGame
+    from musstats.engines.betting.specs import Spec
     from musstats.engines.betting.vector import vector_game
+    from musstats.engines.solving.cfr import SolveConfig, solve
+    from musstats.engines.solving.exploit import measure
 
     v = Variant()
 
     def solved(lance, pattern, iterations):
-        vg = vector_game(Spec(lance=lance, pattern=pattern, info="pooled", variant=v).game(), v, pattern,
-                         pair_tables=False)
-        e = pooled_exploitability(vg, solve_pooled(vg, SolveConfig(iterations=iterations)).sigma)
+        pg = PooledGame(vector_game(Spec(lance=lance, pattern=pattern, info="pooled", variant=v).game(), v, pattern,
+                                    pair_tables=False))
+        e = measure(pg, solve(pg, SolveConfig(iterations=iterations)).sigma, team=False)
         assert e.exact and 0 < e.nashconv < 0.02
         return e.value, e.nashconv
 

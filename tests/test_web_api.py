@@ -168,7 +168,8 @@ def test_bet_answers_or_says_it_is_unavailable(client):
         assert r.status_code == 503
         assert "betting engine" in r.json()["error"]
         return
-    from musstats.engines.betting.store import Spec, get_solved
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.store import get_solved
 
     if get_solved(Spec(lance="grande"), solve=False) is None:
         pytest.skip("the grande strategy is not shipped in this checkout (solving it takes minutes)")

@@ -21,11 +21,36 @@ depend on the number of threads.  A subtree whose every counterfactual reach is 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["cfr_regrets", "dcfr_discounts", "discount", "dcfr_update", "average_accumulate", "br_sums", "root_values", "node_sums",
-           "normalise"]
+__all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "GameArrays", "cfr_regrets", "dcfr_discounts", "discount", "br_sums", "root_values", "node_sums",
+           "normalise", "dcfr_update_owner", "average_owner", "own_reach_terminal", "own_action_values"]
+
+
+#: rows of the packed tree ``tr`` [8, N] of the working layout: terminal?, first child, actions,
+#: owner (-1 at terminals), row of the terminal in ``U``, offset of the node's actions in its
+#: owner's block, row of the node in a value array, index among the terminal nodes
+T_TERM, T_FIRST, T_NACT, T_OWNER, T_TROW, T_NOFF, T_ROW, T_TZ = range(8)
+
+
+class GameArrays(NamedTuple):
+    """The arrays of a game in the stored layout (``A`` of the deal kernels): per node
+    ``is_term``, ``first`` child, ``n_act``, ``owner`` (-1 at terminals), ``term`` (row of the
+    terminal in ``U``) and ``noff`` (offset of its actions in its owner's block); per owner
+    ``obase`` (first slot) and ``stride`` (slots of one state's block) and ``team``."""
+
+    is_term: np.ndarray
+    first: np.ndarray
+    n_act: np.ndarray
+    owner: np.ndarray
+    term: np.ndarray
+    noff: np.ndarray
+    obase: np.ndarray
+    stride: np.ndarray
+    team: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -94,10 +119,10 @@ def _backward(od, sigma, is_term, first, nact, owner, term, noff, row, U, live, 
 
 
 @njit(cache=True, parallel=True)
-def cfr_regrets(bounds, st, o, w, sigma, is_term, first, nact, owner, term, noff, obase, stride, team, U,
-                n_slots):
+def cfr_regrets(bounds, st, o, w, sigma, A, U, n_slots):
     """Instantaneous counterfactual regrets of one iteration, summed over the deals of each
     chunk: float64 [chunks, n_slots].  Every owner is updated on every deal."""
+    is_term, first, nact, owner, term, noff, obase, stride, team = A
     n_chunks = bounds.shape[0] - 1
     n_nodes = is_term.shape[0]
     n_own = st.shape[1]
@@ -154,66 +179,6 @@ def discount(r, plus, dpos, dneg):
 
 
 @njit(cache=True, parallel=True)
-def dcfr_update(R, acc, sigma, iset_base, iset_n, t, alpha, beta, plus):
-    """Add the iteration's regrets (``acc`` summed in chunk order) to ``R``, discount them
-    (DCFR: positive ones by t^alpha / (t^alpha + 1), negative ones by t^beta / (t^beta + 1);
-    CFR+ with ``plus``: floor at 0), and write the next strategy (regret matching) into
-    ``sigma``."""
-    n_chunks = acc.shape[0]
-    dpos, dneg = dcfr_discounts(t, alpha, beta)
-    for i in prange(iset_base.shape[0]):
-        b = iset_base[i]
-        na = iset_n[i]
-        pos = 0.0
-        for a in range(na):
-            r = R[b + a]
-            for c in range(n_chunks):
-                r += acc[c, b + a]
-            r = discount(r, plus, dpos, dneg)
-            R[b + a] = r
-            if r > 0.0:
-                pos += r
-        for a in range(na):
-            if pos > 0.0:
-                sigma[b + a] = max(R[b + a], 0.0) / pos
-            else:
-                sigma[b + a] = 1.0 / na
-
-
-@njit(cache=True, parallel=True)
-def average_accumulate(S, R, sigma, weight, is_term, first, nact, owner, noff, obase, stride, n_states):
-    """Add ``weight`` x (own reach) x ``sigma`` to the average-strategy sums ``S``, exactly for
-    every owner and state (no chance term: it cancels within an infoset).  An infoset whose
-    regrets ``R`` are all still zero has not been reached by any sampled deal yet: its
-    (uniform) strategy is not counted."""
-    n_nodes = is_term.shape[0]
-    for k in range(n_states.shape[0]):
-        for s in prange(n_states[k]):
-            r = np.empty(n_nodes)
-            r[0] = 1.0
-            rowk = obase[k] + s * stride[k]
-            for n in range(n_nodes):
-                if is_term[n]:
-                    continue
-                f = first[n]
-                na = nact[n]
-                if owner[n] == k:
-                    b = rowk + noff[n]
-                    seen = False
-                    for a in range(na):
-                        if R[b + a] != 0.0:
-                            seen = True
-                    for a in range(na):
-                        p = sigma[b + a]
-                        r[f + a] = r[n] * p
-                        if seen:
-                            S[b + a] += weight * r[n] * p
-                else:
-                    for a in range(na):
-                        r[f + a] = r[n]
-
-
-@njit(cache=True, parallel=True)
 def normalise(S, out, iset_base, iset_n):
     """Behaviour strategy from strategy sums (uniform where the sums are zero)."""
     for i in prange(iset_base.shape[0]):
@@ -227,14 +192,15 @@ def normalise(S, out, iset_base, iset_n):
 
 
 @njit(cache=True, parallel=True)
-def br_sums(bounds, st, o, w, sigma, is_term, first, nact, owner, term, noff, obase, stride, team, U, k, n_sk):
+def br_sums(bounds, st, o, w, sigma, A, U, k, n_sk, tz, n_tz):
     """For owner ``k``: at every terminal node z and state s of k, the sum over the deals with
     ``st[d, k] == s`` of w x (reach of the others at z) x (k's team utility): float64
-    [chunks, nodes, n_sk] (zero at decision nodes)."""
+    [chunks, n_tz, n_sk], terminal node ``n`` in row ``tz[n]``."""
+    is_term, first, nact, owner, term, noff, obase, stride, team = A
     n_chunks = bounds.shape[0] - 1
     n_nodes = is_term.shape[0]
     n_own = st.shape[1]
-    acc = np.zeros((n_chunks, n_nodes, n_sk))
+    acc = np.zeros((n_chunks, n_tz, n_sk))
     sign = 1.0 if team[k] == 0 else -1.0
     for c in prange(n_chunks):
         reach = np.ones((n_nodes, 4))
@@ -254,13 +220,14 @@ def br_sums(bounds, st, o, w, sigma, is_term, first, nact, owner, term, noff, ob
                     if j != k:
                         cf *= reach[n, j]
                 if cf != 0.0:
-                    acc[c, n, sk] += cf * U[term[n], od]
+                    acc[c, tz[n], sk] += cf * U[term[n], od]
     return acc
 
 
 @njit(cache=True, parallel=True)
-def root_values(st, o, sigma, is_term, first, nact, owner, term, noff, obase, stride, U):
+def root_values(st, o, sigma, A, U):
     """Team 0's expected utility of every deal under ``sigma``: float64 [D]."""
+    is_term, first, nact, owner, term, noff, obase, stride, team = A
     n_deals = st.shape[0]
     n_nodes = is_term.shape[0]
     n_own = st.shape[1]
@@ -280,14 +247,14 @@ def root_values(st, o, sigma, is_term, first, nact, owner, term, noff, obase, st
 
 
 @njit(cache=True, parallel=True)
-def node_sums(bounds, st, o, w, sigma, is_term, first, nact, owner, term, noff, obase, stride, team, U, k,
-              max_act):
+def node_sums(bounds, st, o, w, sigma, A, U, k, max_act):
     """What :func:`musstats.analysis.betting.bet` needs at the nodes of owner ``k``: per chunk,
     node and action, with cf = w x (reach of the others at the node) and x = k's team
     utility after the action: sums of cf, cf^2, cf*x, cf^2*x, cf^2*x^2 and cf*sigma(action).
 
     Returns float64 [chunks, nodes, max_act, 6] (columns in that order; the action-free
     sums of cf and cf^2 repeat for every action)."""
+    is_term, first, nact, owner, term, noff, obase, stride, team = A
     n_chunks = bounds.shape[0] - 1
     n_nodes = is_term.shape[0]
     n_own = st.shape[1]
@@ -325,4 +292,137 @@ def node_sums(bounds, st, o, w, sigma, is_term, first, nact, owner, term, noff, 
                     acc[c, n, a, 3] += cf * cf * x
                     acc[c, n, a, 4] += cf * cf * x * x
                     acc[c, n, a, 5] += cf * sigma[b + a]
+    return acc
+
+
+# ---------------------------------------------------------------------------
+# updates and reaches in the working layout (2-D [rows, states]; musstats.engines.solving.game.Layout)
+
+
+@njit(cache=True)
+def dcfr_update_owner(R, acc, SIG, rb, m, nodes, tr, t, alpha, beta, plus):
+    """Add owner k's instantaneous regrets -- from the action values ``acc`` [tasks, rows of
+    k, MS] of a game's action values, summed in order of their parts, and the strategy ``SIG`` they were
+    computed with -- to ``R``, discount them (DCFR: positive by t^alpha / (t^alpha + 1),
+    negative by t^beta / (t^beta + 1); CFR+ with ``plus``: floor at 0) and write the next
+    strategy (regret matching) into ``SIG``, for k's decision nodes ``nodes`` (its first row
+    ``rb``, ``m`` states)."""
+    n_chunks = acc.shape[0]
+    dpos, dneg = dcfr_discounts(t, alpha, beta)
+    for i in range(nodes.shape[0]):
+        n = nodes[i]
+        na = tr[T_NACT, n]
+        a0 = tr[T_NOFF, n]
+        pos = np.zeros(m)
+        q = np.zeros((na, m))
+        base = np.zeros(m)
+        for a in range(na):
+            lr = a0 + a
+            gr = rb + lr
+            for s in range(m):
+                x = 0.0
+                for c in range(n_chunks):
+                    x += acc[c, lr, s]
+                q[a, s] = x
+                base[s] += SIG[gr, s] * x
+        for a in range(na):
+            lr = a0 + a
+            gr = rb + lr
+            for s in range(m):
+                r = discount(R[gr, s] + q[a, s] - base[s], plus, dpos, dneg)
+                R[gr, s] = r
+                if r > 0.0:
+                    pos[s] += r
+        for a in range(na):
+            gr = rb + a0 + a
+            for s in range(m):
+                if pos[s] > 0.0:
+                    SIG[gr, s] = max(R[gr, s], 0.0) / pos[s]
+                else:
+                    SIG[gr, s] = 1.0 / na
+
+
+@njit(cache=True)
+def average_owner(S, R, SIG, weight, tr, rb, m, k):
+    """Add ``weight`` x (k's own reach) x ``SIG`` to k's average-strategy sums ``S``, exactly
+    for every state (no chance term: it cancels within an infoset); an infoset whose regrets
+    are all still zero (never reached by a sample) is not counted."""
+    n_nodes = tr.shape[1]
+    r = np.ones((n_nodes, m))
+    for n in range(n_nodes):
+        if tr[T_TERM, n]:
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        if tr[T_OWNER, n] == k:
+            b = rb + tr[T_NOFF, n]
+            for s in range(m):
+                seen = False
+                for a in range(na):
+                    if R[b + a, s] != 0.0:
+                        seen = True
+                for a in range(na):
+                    p = SIG[b + a, s]
+                    r[f + a, s] = r[n, s] * p
+                    if seen:
+                        S[b + a, s] += weight * r[n, s] * p
+        else:
+            for a in range(na):
+                for s in range(m):
+                    r[f + a, s] = r[n, s]
+
+
+@njit(cache=True)
+def own_reach_terminal(SIG, tr, rb, m, k, n_tz):
+    """k's own reach (product of its strategy ``SIG`` on the path) at every terminal node and
+    state: float64 [n_tz, m]."""
+    n_nodes = tr.shape[1]
+    r = np.ones((n_nodes, m))
+    out = np.zeros((n_tz, m))
+    for n in range(n_nodes):
+        if tr[T_TERM, n]:
+            out[tr[T_TZ, n]] = r[n]
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        if tr[T_OWNER, n] == k:
+            b = rb + tr[T_NOFF, n]
+            for a in range(na):
+                for s in range(m):
+                    r[f + a, s] = r[n, s] * SIG[b + a, s]
+        else:
+            for a in range(na):
+                for s in range(m):
+                    r[f + a, s] = r[n, s]
+    return out
+
+
+@njit(cache=True)
+def own_action_values(tr, SIG, rb, m, k, T, n_rows):
+    """Owner ``k``'s counterfactual value of every action in every state, from its terminal
+    sums ``T`` [n_tz, m] (chance and the others' reach in, :func:`pooled_terminal_sums`) and
+    its strategy ``SIG``: float64 [1, n_rows, m] in the layout of :func:`dcfr_update_owner`'s
+    ``acc`` (one task).  Children are numbered after their parents."""
+    n_nodes = tr.shape[1]
+    v = np.zeros((n_nodes, m))
+    acc = np.zeros((1, n_rows, m))
+    for n in range(n_nodes - 1, -1, -1):
+        if tr[T_TERM, n]:
+            z = tr[T_TZ, n]
+            for s in range(m):
+                v[n, s] = T[z, s]
+            continue
+        f = tr[T_FIRST, n]
+        na = tr[T_NACT, n]
+        if tr[T_OWNER, n] == k:
+            a0 = tr[T_NOFF, n]
+            for a in range(na):
+                for s in range(m):
+                    x = v[f + a, s]
+                    acc[0, a0 + a, s] = x
+                    v[n, s] += SIG[rb + a0 + a, s] * x
+        else:
+            for a in range(na):
+                for s in range(m):
+                    v[n, s] += v[f + a, s]
     return acc

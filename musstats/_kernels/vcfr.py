@@ -43,40 +43,75 @@ and its own accumulator, summed afterwards in task order: the results do not dep
 the number of threads.  One call can update several owners (one launch of the thread
 pool: on a loaded machine each launch can wait for a time slice).
 
-Packed arguments: ``G = (tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix)`` -- the tree ``tr`` int64
-[8, N] (rows ``T_*``: terminal?, first child, actions, owner (-1 at terminals), row of the
-terminal in ``U``, offset of the node's actions in its owner's block, row of the node in
-the value array, index among the terminal nodes), the owners ``ow`` int64 [5, owners]
-(rows ``O_*``: first row, states, kind 0 seat / 1 team / 2 team enumerating its pairs, the
-seat or team, team), the
-decision nodes children first (``order``), each seat's hands that fit (``Lall[q,
-:Ln[q]]``), their positions ``pos`` and each owner's enumerated seat ``eseat``; the pair
-tables of the two teams (:func:`pair_weights`, empty when a team does not enumerate its
-pairs or the table is not built) with the row ``rmap[code]`` of each remaining deck, ``code
-= sum(rem * radix)``; and ``D =
-(card_class, idx4, cls_cnt, nzc, nzn, nnz, binom, tab, hold, req)`` -- the class of each
-physical card, the hand index of 4 classes, the cards per class, each hand's classes and
-counts, binomials, the lance table, who holds the lance and what each seat must hold
-(-1: anything).
+Packed arguments: ``G``, a :class:`TreeArrays` (the tree ``tr`` int64 [8, N], rows ``T_*``:
+terminal?, first child, actions, owner (-1 at terminals), row of the terminal in ``U``,
+offset of the node's actions in its owner's block, row of the node in the value array,
+index among the terminal nodes; the owners ``ow`` int64 [5, owners], rows ``O_*``: first
+row, states, kind 0 seat / 1 team / 2 team enumerating its pairs, the seat or team, team;
+the decision nodes children first; each seat's hands that fit, their positions and each
+owner's enumerated seat; the pair tables of the two teams (:func:`pair_weights`, empty
+when a team does not enumerate its pairs or the table is not built) with the row
+``rmap[code]`` of each remaining deck, ``code = sum(rem * radix)``), and ``D``, a
+:class:`DeckArrays` (the deck and hand tables).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 from musstats._kernels.betting import outcome_of_scores, team_state
-from musstats._kernels.cfr import dcfr_discounts, discount
+from musstats._kernels.cfr import T_FIRST, T_NACT, T_NOFF, T_OWNER, T_ROW, T_TERM, T_TROW, T_TZ
 from musstats._kernels.dealing import hand_index, shuffle
 from musstats._kernels.exact import _ways
 from musstats._kernels.lances import seat_row
 
-__all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "O_TB", "O_M",
+__all__ = ["TreeArrays", "DeckArrays", "O_TB", "O_M",
            "O_KIND", "O_IDX", "O_TEAM", "sample_others", "own_weights", "pair_weights", "vec_regrets",
-           "vec_terminal_sums", "vec_values", "dcfr_update_owner", "average_owner", "own_reach_terminal"]
+           "vec_terminal_sums", "vec_values", "pooled_joint", "pooled_terminal_sums"]
 
-T_TERM, T_FIRST, T_NACT, T_OWNER, T_TROW, T_NOFF, T_ROW, T_TZ = range(8)
 O_TB, O_M, O_KIND, O_IDX, O_TEAM = range(5)
+
+
+class TreeArrays(NamedTuple):
+    """The packed tree and owners of a subgame (``G`` of the kernels): the tree ``tr`` [8, N]
+    (rows ``T_*``), the owners ``ow`` [5, owners] (rows ``O_*``), the decision nodes children
+    first ``order``, each seat's hands that fit ``lists[q, :n_list[q]]`` and their positions
+    ``pos`` [4, H], each owner's enumerated seat ``eseat``, the two teams' pair tables
+    ``pairs0``, ``pairs1`` (empty when not built) and the deck codes ``rmap``, ``radix`` of
+    their rows."""
+
+    tr: np.ndarray
+    ow: np.ndarray
+    order: np.ndarray
+    lists: np.ndarray
+    n_list: np.ndarray
+    pos: np.ndarray
+    eseat: np.ndarray
+    pairs0: np.ndarray
+    pairs1: np.ndarray
+    rmap: np.ndarray
+    radix: np.ndarray
+
+
+class DeckArrays(NamedTuple):
+    """The deck and hand tables of a subgame (``D`` of the kernels): the class of each
+    physical card, the hand index of 4 classes, the cards per class, each hand's classes and
+    counts (``nzc``, ``nzn``, ``nnz``), binomials, the lance table, who holds the lance and
+    what each seat must hold (-1: anything)."""
+
+    card_class: np.ndarray
+    idx4: np.ndarray
+    cls_cnt: np.ndarray
+    nzc: np.ndarray
+    nzn: np.ndarray
+    nnz: np.ndarray
+    binom: np.ndarray
+    tab: np.ndarray
+    hold: np.ndarray
+    req: np.ndarray
 
 
 # ---------------------------------------------------------------------------
@@ -236,7 +271,7 @@ def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, 
     added up here (:func:`_pair_sums`).  Only the states that weigh something are kept:
     ``wj[:nj]``, ``oj[:nj]`` with their states ``sj[:nj]``.  Returns (the sum of the weights,
     ``nj``)."""
-    nzc, nzn, nnz, binom, tab = D[3], D[4], D[5], D[6], D[7]
+    nzc, nzn, nnz, binom, tab = D.nzc, D.nzn, D.nnz, D.binom, D.tab
     t = ow[O_IDX, k]
     M = ow[O_M, k]
     _other_states(hs, k, ow, pos, lance, col, tab, ostate)
@@ -257,7 +292,7 @@ def _prepare_pairs(swb, k, ow, pos, lance, col, D, hs, rem, wj, sj, oj, ostate, 
     else:
         for s in range(M):
             wj[s] = 0.0
-        _pair_sums(rem, t, lance, col, D[9], D[8], tab, nzc, nzn, nnz, binom, wj)
+        _pair_sums(rem, t, lance, col, D.req, D.hold, tab, nzc, nzn, nnz, binom, wj)
         row = wj  # read at s before it is written at nj <= s
     wsum = 0.0
     nj = 0
@@ -282,7 +317,7 @@ def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj
     """One sample: the weights ``wj``, states ``sj`` (of owner ``k``) and outcome codes ``oj``
     of the enumerated hands (or pairs' states), and the fixed states ``ostate`` of the other
     owners.  Returns (the sum of the weights, how many entries of ``wj`` are used)."""
-    cls_cnt, nzc, nzn, nnz, binom, tab = D[2], D[3], D[4], D[5], D[6], D[7]
+    cls_cnt, nzc, nzn, nnz, binom, tab = D.cls_cnt, D.nzc, D.nzn, D.nnz, D.binom, D.tab
     _remaining(hb, seat, cls_cnt, nzc, nzn, nnz, rem)
     for q in range(4):
         hs[q] = hb[q]
@@ -393,8 +428,9 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
     backward pass visits the decision nodes in ``order`` (children first), their values in
     rows ``T_ROW`` (``n_term .. n_term + n_vrows``, reused) of a work array of the dtype of
     ``SIG``."""
-    tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix = G
-    card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
+    tr, ow, order, Lall, Ln, pos, eseat = G.tr, G.ow, G.order, G.lists, G.n_list, G.pos, G.eseat
+    PW0, PW1, rmap, radix = G.pairs0, G.pairs1, G.rmap, G.radix
+    card_class, idx4, req, hold = D.card_class, D.idx4, D.req, D.hold
     n_chunks = bounds.shape[0] - 1
     n_tasks = owners.shape[0] * n_chunks
     n_nodes = tr.shape[1]
@@ -418,7 +454,7 @@ def vec_regrets(owners, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, i
         h4 = np.empty(4, np.int64)
         deck = np.arange(card_class.shape[0])
         st = seeds[p].copy()
-        rem = np.empty(D[2].shape[0], np.int64)
+        rem = np.empty(D.cls_cnt.shape[0], np.int64)
         wj = np.empty(M)
         gw = np.empty(M, SIG.dtype)
         lp = np.empty(16, SIG.dtype)
@@ -531,8 +567,9 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
     the samples of each chunk and the enumerated hands in state ``s`` of w x (the others'
     reach at z) x (k's team utility): float64 [chunks, n_tz, m[k]]; and the summed
     weights per chunk.  Samples drawn (chunk ``c`` from ``seeds[c]``) or given."""
-    tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix = G
-    card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
+    tr, ow, order, Lall, Ln, pos, eseat = G.tr, G.ow, G.order, G.lists, G.n_list, G.pos, G.eseat
+    PW0, PW1, rmap, radix = G.pairs0, G.pairs1, G.rmap, G.radix
+    card_class, idx4, req, hold = D.card_class, D.idx4, D.req, D.hold
     n_chunks = bounds.shape[0] - 1
     n_nodes = tr.shape[1]
     seat = eseat[k]
@@ -551,7 +588,7 @@ def vec_terminal_sums(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, 
         h4 = np.empty(4, np.int64)
         deck = np.arange(card_class.shape[0])
         st = seeds[c].copy()
-        rem = np.empty(D[2].shape[0], np.int64)
+        rem = np.empty(D.cls_cnt.shape[0], np.int64)
         wj = np.empty(M)
         sj = np.empty(M, np.int64)
         oj = np.empty(M, np.int64)
@@ -593,8 +630,9 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
     k on the same samples): float64 [2, n]; and the sample's summed weights [n].  Samples
     drawn (chunk ``c`` from ``seeds[c]``: the same as :func:`vec_terminal_sums` with the same
     seeds and bounds) or given."""
-    tr, ow, order, Lall, Ln, pos, eseat, PW0, PW1, rmap, radix = G
-    card_class, idx4, req, hold = D[0], D[1], D[9], D[8]
+    tr, ow, order, Lall, Ln, pos, eseat = G.tr, G.ow, G.order, G.lists, G.n_list, G.pos, G.eseat
+    PW0, PW1, rmap, radix = G.pairs0, G.pairs1, G.rmap, G.radix
+    card_class, idx4, req, hold = D.card_class, D.idx4, D.req, D.hold
     n_chunks = bounds.shape[0] - 1
     n_nodes = tr.shape[1]
     n = bounds[n_chunks]
@@ -613,7 +651,7 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
         h4 = np.empty(4, np.int64)
         deck = np.arange(card_class.shape[0])
         st = seeds[c].copy()
-        rem = np.empty(D[2].shape[0], np.int64)
+        rem = np.empty(D.cls_cnt.shape[0], np.int64)
         wj = np.empty(M)
         sj = np.empty(M, np.int64)
         oj = np.empty(M, np.int64)
@@ -652,108 +690,6 @@ def vec_values(k, bounds, hands, sw, seeds, sample, G, D, SIG, U, k_cls, inv_tot
             x[0, b] = x0
             x[1, b] = x1
     return x, W
-
-
-# ---------------------------------------------------------------------------
-# updates in the T-layout
-
-
-@njit(cache=True)
-def dcfr_update_owner(R, acc, SIG, rb, m, nodes, tr, t, alpha, beta, plus):
-    """Add owner k's instantaneous regrets -- from the action values ``acc`` [tasks, rows of
-    k, MS] of :func:`vec_regrets` summed in task order, and the strategy ``SIG`` they were
-    computed with -- to ``R``, discount them (DCFR: positive by t^alpha / (t^alpha + 1),
-    negative by t^beta / (t^beta + 1); CFR+ with ``plus``: floor at 0) and write the next
-    strategy (regret matching) into ``SIG``, for k's decision nodes ``nodes`` (its first row
-    ``rb``, ``m`` states)."""
-    n_chunks = acc.shape[0]
-    dpos, dneg = dcfr_discounts(t, alpha, beta)
-    for i in range(nodes.shape[0]):
-        n = nodes[i]
-        na = tr[T_NACT, n]
-        a0 = tr[T_NOFF, n]
-        pos = np.zeros(m)
-        q = np.zeros((na, m))
-        base = np.zeros(m)
-        for a in range(na):
-            lr = a0 + a
-            gr = rb + lr
-            for s in range(m):
-                x = 0.0
-                for c in range(n_chunks):
-                    x += acc[c, lr, s]
-                q[a, s] = x
-                base[s] += SIG[gr, s] * x
-        for a in range(na):
-            lr = a0 + a
-            gr = rb + lr
-            for s in range(m):
-                r = discount(R[gr, s] + q[a, s] - base[s], plus, dpos, dneg)
-                R[gr, s] = r
-                if r > 0.0:
-                    pos[s] += r
-        for a in range(na):
-            gr = rb + a0 + a
-            for s in range(m):
-                if pos[s] > 0.0:
-                    SIG[gr, s] = max(R[gr, s], 0.0) / pos[s]
-                else:
-                    SIG[gr, s] = 1.0 / na
-
-
-@njit(cache=True)
-def average_owner(S, R, SIG, weight, tr, rb, m, k):
-    """Add ``weight`` x (k's own reach) x ``SIG`` to k's average-strategy sums ``S``, exactly
-    for every state (no chance term: it cancels within an infoset); an infoset whose regrets
-    are all still zero (never reached by a sample) is not counted."""
-    n_nodes = tr.shape[1]
-    r = np.ones((n_nodes, m))
-    for n in range(n_nodes):
-        if tr[T_TERM, n]:
-            continue
-        f = tr[T_FIRST, n]
-        na = tr[T_NACT, n]
-        if tr[T_OWNER, n] == k:
-            b = rb + tr[T_NOFF, n]
-            for s in range(m):
-                seen = False
-                for a in range(na):
-                    if R[b + a, s] != 0.0:
-                        seen = True
-                for a in range(na):
-                    p = SIG[b + a, s]
-                    r[f + a, s] = r[n, s] * p
-                    if seen:
-                        S[b + a, s] += weight * r[n, s] * p
-        else:
-            for a in range(na):
-                for s in range(m):
-                    r[f + a, s] = r[n, s]
-
-
-@njit(cache=True)
-def own_reach_terminal(SIG, tr, rb, m, k, n_tz):
-    """k's own reach (product of its strategy ``SIG`` on the path) at every terminal node and
-    state: float64 [n_tz, m]."""
-    n_nodes = tr.shape[1]
-    r = np.ones((n_nodes, m))
-    out = np.zeros((n_tz, m))
-    for n in range(n_nodes):
-        if tr[T_TERM, n]:
-            out[tr[T_TZ, n]] = r[n]
-            continue
-        f = tr[T_FIRST, n]
-        na = tr[T_NACT, n]
-        if tr[T_OWNER, n] == k:
-            b = rb + tr[T_NOFF, n]
-            for a in range(na):
-                for s in range(m):
-                    r[f + a, s] = r[n, s] * SIG[b + a, s]
-        else:
-            for a in range(na):
-                for s in range(m):
-                    r[f + a, s] = r[n, s]
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -850,34 +786,3 @@ def pooled_terminal_sums(Q, PI, U, trow, lance, col, tab, team):
         for z in range(n_tz):
             T[z, s] = acc[z]
     return T
-
-
-@njit(cache=True)
-def own_action_values(tr, SIG, rb, m, k, T, n_rows):
-    """Owner ``k``'s counterfactual value of every action in every state, from its terminal
-    sums ``T`` [n_tz, m] (chance and the others' reach in, :func:`pooled_terminal_sums`) and
-    its strategy ``SIG``: float64 [1, n_rows, m] in the layout of :func:`dcfr_update_owner`'s
-    ``acc`` (one task).  Children are numbered after their parents."""
-    n_nodes = tr.shape[1]
-    v = np.zeros((n_nodes, m))
-    acc = np.zeros((1, n_rows, m))
-    for n in range(n_nodes - 1, -1, -1):
-        if tr[T_TERM, n]:
-            z = tr[T_TZ, n]
-            for s in range(m):
-                v[n, s] = T[z, s]
-            continue
-        f = tr[T_FIRST, n]
-        na = tr[T_NACT, n]
-        if tr[T_OWNER, n] == k:
-            a0 = tr[T_NOFF, n]
-            for a in range(na):
-                for s in range(m):
-                    x = v[f + a, s]
-                    acc[0, a0 + a, s] = x
-                    v[n, s] += SIG[rb + a0 + a, s] * x
-        else:
-            for a in range(na):
-                for s in range(m):
-                    v[n, s] += v[f + a, s]
-    return acc

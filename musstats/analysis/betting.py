@@ -22,7 +22,7 @@ The default strategies of 8 reyes (every lance and declaration pattern: private
 information with the hands as dealt and after a mus round, pooled information with the
 hands as dealt) ship in ``musstats/data/betting_*.npz``; anything else (other decks and
 switches, other settings) is solved on first use and cached on disk
-(:mod:`musstats.engines.betting.cache`).
+(:mod:`musstats.engines.cache`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.betting.abstraction import DEFAULT_ABSTRACTION, Abstraction
 from musstats.engines.betting.game import StonePayoff, paso_stones
-from musstats.engines.betting.store import DEFAULT_SEED, Solved, Spec, get_solved, prepare
+from musstats.engines.betting.info import prepare
+from musstats.engines.betting.solve import Solved
+from musstats.engines.betting.specs import DEFAULT_SEED, Spec
+from musstats.engines.betting.store import get_solved
 from musstats.engines.betting.tree import (ALL_SEATS, betting_tree, contested, pattern_mask,
                                            pattern_text, subgame_text)
 from musstats.rules.labels import LANCES, SEATS
@@ -153,7 +156,7 @@ def solve(lance: str, *, declared: str | None = None, pattern: int | None = None
     iterations and returns the strategy so far (``partial``).  With ``use_stored``
     false the strategy is trained even when one is stored.
     """
-    from musstats.engines.betting.store import solve_subgame
+    from musstats.engines.betting.solve import solve_subgame
     from musstats.rules.checks import MAX_ITERATIONS, positive
     from musstats.rules.checks import seed as check_seed
 
@@ -253,7 +256,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     import time
 
     from musstats._kernels.cfr import node_sums
-    from musstats.engines.betting.solver import chunk_bounds
+    from musstats.engines.solving.game import chunk_bounds
     from musstats.rules.cards import parse_hand
     from musstats.rules.checks import positive
     from musstats.rules.seats import parse_seat
@@ -300,7 +303,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations ({deal})")
     st, o, w = prepare(game, deals, v, lance)
     max_act = int(tree.n_act.max())
-    acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sol.sigma, *game.kernel_args(), game.team, game.U, k,
+    acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sol.sigma, game.kernel_args(), game.U, k,
                     max_act).sum(axis=0)
     own_state = int(st[0, k]) if game.columns[k][0] == "seat" else None
     nodes_out = []
@@ -544,21 +547,21 @@ def convergence_frame(lance: str, *, declared: str | None = None, deal: str = "a
     up).  Trains from scratch (cached)."""
     import pandas as pd
 
-    from musstats.engines.betting.cache import load_npz, save_npz
+    from musstats.engines import cache
 
     lance = _lance(lance)
     v = _variant(variant, "off")
     deal = D.check_deal(deal)
     pattern = declaration_pattern(lance, None, None, declared, v)
     spec = _spec(lance, pattern, deal, _info(info), v, iterations=int(iterations), seed=int(seed))
-    name = f"convergence-{lance}-{pattern}-{deal}-{info}-{every}-{spec.key}"
-    z = load_npz(name)
+    path = cache.entry_path(f"convergence-{lance}-{pattern}-{deal}-{info}", every, spec.key)
+    z = cache.load(path)
     if z is None:
-        from musstats.engines.betting.store import solve_subgame
+        from musstats.engines.betting.solve import solve_subgame
 
         s = solve_subgame(spec, history_every=int(every), eval_deals=0, progress=progress)
         z = {"h": np.array(s.history, np.float64).reshape(-1, 4)}
-        save_npz(name, z)
+        cache.save(path, True, **z)
     h = z["h"]
     return pd.DataFrame({"iteration": h[:, 0].astype(int), "seconds": h[:, 1], "nashconv_in": h[:, 3]})
 
@@ -568,7 +571,7 @@ def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
     """Per lance (grande, chica, pares, juego, punto) and deal: team 0's expected stones under
     the equilibrium of ``deal`` and ``info`` and en paso (float [5, N] each), and whether the
     lance is bet (bool [5, N]: pares or juego contested, punto played)."""
-    from musstats.engines.betting.exploit import deal_values
+    from musstats.engines.solving.dealt import deal_values
 
     n = d.shape[0]
     eq = np.zeros((5, n))
@@ -609,7 +612,7 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     else punto.  Columns ``EV_COLUMNS``."""
     import pandas as pd
 
-    from musstats.engines.betting.cache import load_npz, save_npz, strategy_key
+    from musstats.engines import cache
     from musstats.tables.hands import hand_tables
 
     v = _variant(variant, juego_real)
@@ -617,18 +620,16 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     info = _info(info)
     t = hand_tables(v)
     H = t.n_hands
-    key = strategy_key({"ev_table": 1, "deal": deal, "info": info, "deck": v.deck, "jr": v.juego_real,
-                        "deals": deals, "seed": seed,
-                        "strategies": [_spec(l, p, deal, info, v).key for l, p in D.SUBGAMES]})
-    name = f"ev-table-{deal}-{info}-{key}"
-    z = load_npz(name)
+    path = cache.entry_path(f"ev-table-{deal}-{info}", v.deck, v.juego_real, deals, seed,
+                            [_spec(l_, p, deal, info, v).key for l_, p in D.SUBGAMES])
+    z = cache.load(path)
     if z is None:
         d = np.concatenate([D.block_deals(deal, v, seed, D.EV_KEY + 100, b)
                             for b in range(-(-deals // D.BLOCK))])[:deals].astype(np.int64)
         eq, paso, bet_ = _deal_values(d, v, deal, info)
         z = {"eq": eq.astype(np.float32), "paso": paso.astype(np.float32), "bet": bet_,
              "hands": d.astype(np.int16)}
-        save_npz(name, z)
+        cache.save(path, True, **z)
     eq, paso, bet_, d = z["eq"].astype(np.float64), z["paso"].astype(np.float64), z["bet"], z["hands"].astype(np.int64)
     rows = []
     names = ["grande", "chica", "pares", "juego", "punto"]

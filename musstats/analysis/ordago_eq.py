@@ -42,7 +42,10 @@ import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.engines.betting.game import COUNT_SLOTS, GamePayoff, RestOfHand
-from musstats.engines.betting.store import Solved, Spec, get_solved, prepare
+from musstats.engines.betting.info import prepare
+from musstats.engines.betting.solve import Solved
+from musstats.engines.betting.specs import Spec
+from musstats.engines.betting.store import get_solved
 from musstats.engines.betting.tree import ORDAGO, BettingTree, betting_tree, pattern_text
 from musstats.rules.labels import SEATS
 from musstats.rules.variant import Variant
@@ -315,13 +318,13 @@ def _family(lance: str, pattern: int, variant: Variant, seed: int, grid: np.ndar
 
 def _kept(fam: str, a: int, b: int) -> _Kept | None:
     """The solve kept at ``a``-``b``: from memory, else from the disk cache; None if none."""
-    from musstats.engines.betting.cache import load_npz
-    from musstats.engines.betting.vector import SolverState
+    from musstats.engines.cache import load_named
+    from musstats.engines.solving.cfr import SolverState
 
     mem = _STATE_MEMO.setdefault(fam, {})
     if (a, b) in mem:
         return mem[(a, b)]
-    z = load_npz(f"{fam}-{a}-{b}")
+    z = load_named(f"{fam}-{a}-{b}")
     if z is None:
         return None
     try:
@@ -336,13 +339,13 @@ def _kept(fam: str, a: int, b: int) -> _Kept | None:
 def _keep(fam: str, a: int, b: int, s: Solved, warm: str) -> None:
     """Keep a solve's final state (memory and disk) for the warm starts of other scores: the
     :data:`MAX_KEPT_STATES` most recent ones of the lance and pattern."""
-    from musstats.engines.betting.cache import prune, save_npz
+    from musstats.engines.cache import prune, save_named
 
     st = s.state
     if st is None:
         return
     _remember(fam, a, b, _Kept(st, warm, int(s.iterations)))
-    save_npz(f"{fam}-{a}-{b}", {"R": st.R.astype(np.float32), "S": st.S.astype(np.float32),
+    save_named(f"{fam}-{a}-{b}", {"R": st.R.astype(np.float32), "S": st.S.astype(np.float32),
                                 "sig": st.sig.astype(np.float32), "t": np.int64(st.t),
                                 "warm": np.frombuffer(warm.encode(), np.uint8), "iterations": np.int64(s.iterations)})
     prune(fam, MAX_KEPT_STATES)

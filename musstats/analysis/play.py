@@ -31,7 +31,7 @@ import numpy as np
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.betting.game import paso_stones
-from musstats.engines.betting.solver import Game
+from musstats.engines.solving.game import Game
 from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree
 from musstats.rules.variant import Variant
 
@@ -228,8 +228,8 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
     distribution whose equilibrium strategies the ``equilibrium`` set plays
     (:data:`musstats.engines.betting.deals.DEALS`)."""
     from musstats.analysis.betting import _variant
-    from musstats.engines.betting.exploit import deal_values
-    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.solving.dealt import deal_values
 
     v = _variant(v, "off")
     team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
@@ -254,7 +254,7 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
     ``(lance, deal indices, tree, terminal rows)`` of every subgame played; ``deal`` as in
     :func:`hand_values`."""
     from musstats.analysis.betting import _variant
-    from musstats.engines.betting.store import prepare
+    from musstats.engines.betting.info import prepare
 
     v = _variant(v, "off")
     team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)

@@ -18,7 +18,8 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-__all__ = ["cache_dir", "entry_path", "load", "save", "fetch"]
+__all__ = ["cache_dir", "digest", "entry_path", "named_path", "load", "save", "load_named", "save_named", "prune",
+           "fetch"]
 
 T = TypeVar("T")
 
@@ -41,14 +42,59 @@ def _version_parts() -> list[str]:
     return [f"musstats-{__version__}", f"kernels-{KERNEL_STAMP}"]
 
 
+def digest(*parts: Any) -> str:
+    """The one key scheme of the cache: a hash of ``parts``, the package version and the
+    kernels' stamp."""
+    key = "|".join(str(p) for p in [*parts, *_version_parts()])
+    return hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
 def entry_path(kind: str, *parts: Any) -> Path | None:
     """The file of the entry ``kind`` keyed by ``parts`` (None when caching is off)."""
     d = cache_dir()
     if d is None:
         return None
-    key = "|".join(str(p) for p in [kind, *parts, *_version_parts()])
-    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-    return d / f"{kind}-{digest}.npz"
+    return d / f"{_safe(kind)}-{digest(kind, *parts)}.npz"
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
+def named_path(name: str) -> Path | None:
+    """The file of an entry whose ``name`` already holds its key (None when caching is off)."""
+    d = cache_dir()
+    return None if d is None else d / f"{_safe(name)}.npz"
+
+
+def load_named(name: str) -> dict[str, np.ndarray] | None:
+    return load(named_path(name))
+
+
+def save_named(name: str, arrays: dict[str, Any], compressed: bool = True) -> None:
+    save(named_path(name), compressed, **arrays)
+
+
+def prune(prefix: str, keep: int) -> int:
+    """Delete all but the ``keep`` most recently written entries named ``prefix-*``; returns how
+    many were deleted (0 when the cache is off)."""
+    d = cache_dir()
+    if d is None or not d.is_dir():
+        return 0
+    files = []
+    for p in d.glob(f"{_safe(prefix)}-*.npz"):
+        try:
+            files.append((p.stat().st_mtime_ns, p))
+        except OSError:  # deleted meanwhile
+            pass
+    gone = 0
+    for _, p in sorted(files, reverse=True)[max(int(keep), 0):]:
+        try:
+            p.unlink()
+            gone += 1
+        except OSError:
+            pass
+    return gone
 
 
 def load(path: Path | None) -> dict[str, np.ndarray] | None:

@@ -217,7 +217,7 @@ def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> 
     from musstats.analysis.game.sources import source_key
     from musstats.analysis.game.betting import PLAY_VERSION
     from musstats.engines.betting.deals import SUBGAMES
-    from musstats.engines.betting.store import Spec
+    from musstats.engines.betting.specs import Spec
 
     if v.ten_kings:
         raise MusError("betting equilibria are not available with ten kings")

@@ -191,14 +191,15 @@ def kept_subgame_deals(deal: str, variant: Variant, lance: str, pattern: int, n:
     never read."""
     if deal == "as-dealt":
         return subgame_deals(deal, variant, lance, pattern, n, seed, key)
-    from musstats.engines.betting.cache import load_array, save_array
+    from musstats.engines import cache
 
-    name = f"subgame-deals-{deal}-{deal_digest(deal, variant)}-{lance}-{pattern}-{n}-{seed}-{key}"
-    arr = load_array(name)
-    if arr is None:
+    path = cache.entry_path(f"subgame-deals-{deal}-{deal_digest(deal, variant)}-{lance}-{pattern}-{n}-{seed}-{key}")
+    z = cache.load(path)
+    if z is None or "a" not in z:
         arr = subgame_deals(deal, variant, lance, pattern, n, seed, key)
-        save_array(name, arr)
-    return arr
+        cache.save(path, False, a=arr)
+        return arr
+    return z["a"]
 
 
 # ---------------------------------------------------------------------------
@@ -208,15 +209,17 @@ def kept_subgame_deals(deal: str, variant: Variant, lance: str, pattern: int, n:
 @lru_cache(maxsize=4)
 def _after_mus_pool(variant: Variant, n: int, seed: int) -> np.ndarray:
     """A pool of after-mus deals, cached in memory and on disk (the cache folder)."""
-    from musstats.engines.betting.cache import load_array, save_array
+    from musstats.engines import cache
 
-    name = f"after-mus-pool-{variant.deck}-{variant.juego_real}-{deal_digest('after-mus', variant)}-{n}-{seed}"
-    arr = load_array(name)
-    if arr is None:
+    path = cache.entry_path("after-mus-pool", variant.deck, variant.juego_real, deal_digest("after-mus", variant), n,
+                            seed)
+    z = cache.load(path)
+    if z is None or "a" not in z:
         blocks = [block_deals("after-mus", variant, seed, EV_KEY, b) for b in range(-(-n // BLOCK))]
         arr = np.concatenate(blocks)[:n]
-        save_array(name, arr)
-    return arr
+        cache.save(path, False, a=arr)
+        return arr
+    return z["a"]
 
 
 #: after-mus deals searched for those in which the player holds his hand

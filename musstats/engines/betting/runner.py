@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from musstats.engines.betting.store import Solved, Spec, get_solved, solve_subgame
+from musstats.engines.betting.solve import Solved, solve_subgame
+from musstats.engines.betting.specs import Spec
+from musstats.engines.betting.store import get_solved
 from musstats.engines.run import Progress
 
 __all__ = ["solve_task", "solve_many"]
@@ -20,7 +22,7 @@ __all__ = ["solve_task", "solve_many"]
 
 def solve_task(spec: Spec, job: dict[str, Any] | None = None) -> Solved:
     """One solve (what a worker runs): ``spec`` solved from scratch and measured; ``job``:
-    keyword arguments of :func:`~musstats.engines.betting.store.solve_subgame` shared by
+    keyword arguments of :func:`~musstats.engines.betting.solve.solve_subgame` shared by
     every spec (e.g. ``eval_deals``)."""
     return solve_subgame(spec, **(job or {}))
 

@@ -1,0 +1,178 @@
+"""Solve one subgame from its :class:`.specs.Spec`, and measure what was solved.
+
+The spec's chance becomes a solver game (:func:`solver_game`: a :class:`.vector.VectorGame`,
+a :class:`musstats.engines.solving.dealt.DealGame` of sampled deals, or a
+:class:`.pooled.PooledGame`), the one CFR driver solves it (:func:`musstats.engines.solving.cfr.solve`)
+and the one exploitability module measures the strategy as it is stored (quantised):
+NashConv per player, and by default each team's deviation
+(:mod:`musstats.engines.solving.exploit`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.betting import deals as D
+from musstats.engines.betting.info import prepare
+from musstats.engines.betting.specs import EVAL_DEALS, EVAL_PAIR_SAMPLES, EVAL_SAMPLES, HISTORY_SAMPLES, Spec
+from musstats.engines.solving.cfr import SolveConfig, SolverState, solve
+from musstats.engines.solving.exploit import measure
+from musstats.engines.solving.game import Game, SolverGame
+from musstats.engines.solving.store import dequantise, quantise
+
+__all__ = ["Solved", "solve_subgame", "solver_game", "config_of", "measure_solved"]
+
+#: deals of each sample set of the deal solver's convergence history
+HISTORY_DEALS = 50_000
+
+
+@dataclass(eq=False)
+class Solved:
+    """A solved subgame: the spec, its game, the average strategy (stored layout), and how it
+    was measured (``exploit``: :meth:`musstats.engines.solving.exploit.Exploitability.to_dict`)."""
+
+    spec: Spec
+    game: Game
+    sigma: np.ndarray
+    iterations: int
+    partial: bool = False
+    seconds: float = 0.0
+    exploit: dict | None = None
+    history: list = field(default_factory=list)  # (iteration, seconds, nashconv lower, upper)
+    source: str = "solved"
+    train_seconds: float | None = None
+    state: Any = None  # the driver's final state (SolverState) when asked for
+
+    def describe(self) -> dict:
+        return {**self.spec.fields(), "name": self.spec.name, "iterations_done": self.iterations,
+                "partial": self.partial, "seconds": round(self.seconds, 2), "train_seconds": self.train_seconds,
+                "exploitability": self.exploit, "source": self.source,
+                "decision_nodes": self.game.tree.n_decisions}
+
+
+def config_of(spec: Spec) -> SolveConfig:
+    """The driver's scheme of a spec: its ``method`` preset (the deal solver updates every
+    owner on the same deals)."""
+    it, _, _ = spec._sizes()
+    name = spec.method
+    if spec.solver == "deals" and name == "dcfr":
+        name = "dcfr-simultaneous"
+    return SolveConfig.preset(name, it)
+
+
+def _samples(spec: Spec, game: Game, n: int, index: int = 0):
+    v = spec.variant
+    sg = (spec.lance, spec.pattern)
+    keys = (D.CHOOSE_KEY, D.EVAL_KEY) if index == 0 else (D.CHOOSE_KEY + 100 * index, D.EVAL_KEY + 100 * index)
+    a = D.kept_subgame_deals(spec.deal, v, *sg, n, spec.seed, keys[0])
+    b = D.kept_subgame_deals(spec.deal, v, *sg, n, spec.seed, keys[1])
+    return prepare(game, a, v, spec.lance), prepare(game, b, v, spec.lance)
+
+
+def solver_game(spec: Spec, *, purpose: str = "train", samples: int | None = None, pools: dict | None = None,
+                index: int = 0) -> SolverGame:
+    """The solver game of ``spec``: ``purpose`` ``"train"`` (its training chance) or
+    ``"measure"`` (its measurement samples, ``samples`` units per owner or deals); ``index``
+    picks further independent measurement samples.  The vector and exact games serve both.
+    ``pools`` (deal solver): ``{"train": deals, "choose": deals, "eval": deals}`` instead of the
+    kept streams."""
+    game = spec.game()
+    v = spec.variant
+    if spec.solver in ("vector", "exact"):
+        from musstats.engines.betting.vector import vector_game
+
+        vg = vector_game(game, v, spec.pattern, pair_tables=spec.solver == "vector")
+        if spec.solver == "exact":
+            from musstats.engines.betting.pooled import PooledGame
+
+            return PooledGame(vg)
+        n = EVAL_SAMPLES if samples is None else int(samples)
+        vg.configure(seed=spec.seed + 7919 * index if index else spec.seed, batch=spec._sizes()[1],
+                     batch_single=spec.batch_single if spec.pairs else None, n_eval=n,
+                     n_pairs=min(n, EVAL_PAIR_SAMPLES))
+        return vg
+    from musstats.engines.solving.dealt import DealGame
+
+    it, batch, pool = spec._sizes()
+    if purpose == "train":
+        sg = (spec.lance, spec.pattern)
+        train = pools["train"] if pools else D.kept_subgame_deals(spec.deal, v, *sg, pool, spec.seed, D.TRAIN_KEY)
+        st, o, w = prepare(game, train[:pool], v, spec.lance)
+        return DealGame(game, (st, o, w), batch=min(batch, st.shape[0]), exact=False)
+    n = EVAL_DEALS if samples is None else int(samples)
+    if pools and "choose" in pools:
+        choose = (prepare(game, pools["choose"][:n], v, spec.lance), prepare(game, pools["eval"][:n], v, spec.lance))
+    else:
+        choose = _samples(spec, game, n, index)
+    return DealGame(game, choose[0], choose=choose[0], evaluate=choose[1])
+
+
+def measure_solved(spec: Spec, game: Game, sigma: np.ndarray, *, samples: int | None = None,
+                   pools: dict | None = None, team: bool = True, index: int = 0) -> dict:
+    """The measures of a strategy of ``spec`` as stored (quantised), with what they are."""
+    e0 = time.perf_counter()
+    sg = solver_game(spec, purpose="measure", samples=samples, pools=pools, index=index)
+    stored = dequantise(quantise(sigma), game)
+    ex = measure(sg, stored, team=team and spec.info == "private", deals=sg.sample_size).to_dict()
+    if spec.solver == "exact":
+        ex["nashconv_unquantised"] = round(measure(sg, sigma, team=False).nashconv, 6)
+    ex["eval_seconds"] = round(time.perf_counter() - e0, 2)
+    ex["method"] = (f"{sg.samples_text}; the strategy as stored (steps of 1/255); per player: each owner's best "
+                    f"response" + ("" if sg.exact else " chosen on one sample and valued on an independent one "
+                                   "(nashconv, a lower bound) and in sample (nashconv_in, biased up)")
+                    + ("; team deviation: the partners' alternating best responses from several starts (a lower "
+                       "bound of what a pair gains)" if "team_gain" in ex else ""))
+    return ex
+
+
+def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,
+                  stop: Callable[[], bool] | None = None, eval_deals: int | None = None,
+                  history_every: int = 0, history_deals: int | None = None, pools: dict | None = None,
+                  start: SolverState | None = None, keep_state: bool = False, team: bool = False) -> Solved:
+    """Solve one subgame with its spec's chance and scheme, then measure it (unless
+    ``eval_deals`` is 0: the measurement's samples per owner, or deals; default the
+    solver's).  ``team``: measure each team's deviation too (private information; the build
+    of the shipped strategies does).
+
+    With ``history_every`` the per-player NashConv is also estimated every so many iterations
+    on smaller, independent samples (``history_deals``; exactly with the exact solver) for the
+    convergence plot: rows (iteration, training seconds, lower bound, in-sample value).
+
+    ``start`` (a :class:`musstats.engines.solving.cfr.SolverState` of the same game, described
+    by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
+    ``Solved.state``."""
+    from musstats.engines.solving.exploit import nashconv
+
+    t0 = time.perf_counter()
+    if (start is not None) != bool(spec.warm):
+        raise MusError("a warm start must be described in the spec (Spec.warm), and only a warm start may be")
+    sg = solver_game(spec, pools=pools, samples=eval_deals if eval_deals else None, purpose="train")
+    marks: list[tuple[float, float]] = []
+    evaluate = None
+    if history_every:
+        n_hist = history_deals or (HISTORY_DEALS if spec.solver == "deals" else HISTORY_SAMPLES)
+        hg = sg if spec.solver == "exact" else solver_game(spec, purpose="measure", samples=n_hist, pools=pools,
+                                                            index=1)
+
+        def evaluate(sig):
+            e = nashconv(hg, hg.layout.from_game(sig))
+            marks.append((e.nashconv, e.nashconv_in))
+            return e.nashconv_in
+
+    strat = solve(sg, config_of(spec), progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop,
+                  start=start, keep_state=keep_state)
+    history = [(it, round(sec, 3), round(lo, 6), round(hi, 6)) for (it, sec, _), (lo, hi) in zip(strat.history, marks)]
+    ex = None
+    if eval_deals is None or eval_deals > 0:
+        ex = measure_solved(spec, sg.layout.game, strat.sigma, samples=eval_deals, pools=pools, team=team)
+        if spec.solver == "vector":
+            ex["train_samples"] = int(strat.iterations * spec._sizes()[1])
+        elif spec.solver == "deals":
+            ex["train_deals"] = int(spec._sizes()[2])
+    return Solved(spec, strat.game, strat.sigma, strat.iterations, strat.partial, time.perf_counter() - t0, ex,
+                  history, train_seconds=round(strat.seconds, 2), state=strat.meta.get("state"))

@@ -1,0 +1,184 @@
+"""The one CFR driver of the framework: every game (:class:`.game.SolverGame`) is solved here.
+
+At iteration ``t`` each owner gets its counterfactual action values from the game
+(:meth:`~.game.SolverGame.action_values`: sampled deals, public chance sampling or exact
+chance, the game's business), adds its instantaneous regrets to its cumulative ones,
+discounts them and plays regret matching; the average strategy weights iteration ``t``
+by ``t^gamma`` and is accumulated exactly from each state's own reach.  The schemes are
+presets of :class:`SolveConfig`:
+
+* ``dcfr`` -- Discounted CFR (Brown and Sandholm 2019) with alpha = 1.5, beta = 0, gamma =
+  2: positive regrets scaled by t^1.5 / (t^1.5 + 1), negative ones halved; owners updated
+  in turn (alternating updates);
+* ``dcfr-simultaneous`` -- the same with every owner updated on the same values;
+* ``cfr+`` -- regrets floored at zero, linear averaging;
+* ``linear`` -- linear CFR (alpha = beta = gamma = 1);
+* ``team`` -- DCFR with an *exploration floor* (:data:`TEAM_FLOOR`): the values are taken
+  against strategies that play every action with probability at least ``floor /
+  actions``, so that every decision a partner may face is trained, also those his
+  partner's current strategy never leads to (see docs/method.md, "Team-sound strategies").
+  The floor decays as ``floor / t^floor_decay``; the strategy returned is the average of
+  the strategies played before the floor.
+
+The driver shows progress (``progress(iteration, seconds, exploitability or None)``),
+stops on Ctrl-C or a ``stop()`` returning True (the strategy so far, marked partial),
+evaluates the average strategy every ``eval_every`` iterations (not counted as training
+time) and stops early when that evaluation reaches ``target``.  A solve can go on from a
+:class:`SolverState` (a warm start) and return its own.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.run import Interrupt
+from musstats.engines.solving.game import CHUNKS, Game, SolverGame
+
+__all__ = ["SolveConfig", "PRESETS", "Strategy", "SolverState", "solve", "TEAM_FLOOR"]
+
+#: the exploration floor of the ``team`` preset (an action's probability is at least floor / actions)
+TEAM_FLOOR = 0.05
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    """Iterations and the scheme: ``method`` ``"dcfr"`` or ``"cfr+"``, the DCFR discounts
+    ``alpha``, ``beta`` and averaging exponent ``gamma``, ``alternate`` (owners updated in
+    turn) and the exploration floor (``floor``, decaying as ``t^-floor_decay``).  Build
+    one from a preset with :meth:`preset`."""
+
+    iterations: int = 200
+    method: str = "dcfr"
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    alternate: bool = True
+    floor: float = 0.0
+    floor_decay: float = 0.0
+    chunks: int = CHUNKS
+
+    def __post_init__(self) -> None:
+        if self.method not in ("dcfr", "cfr+"):
+            raise MusError(f"unknown CFR method {self.method!r}; accepted: dcfr, cfr+")
+        if not 0.0 <= float(self.floor) < 1.0:
+            raise MusError(f"the exploration floor must be in [0, 1), got {self.floor!r}")
+
+    @classmethod
+    def preset(cls, name: str, iterations: int, **kw) -> "SolveConfig":
+        if name not in PRESETS:
+            raise MusError(f"unknown CFR scheme {name!r}; accepted: {', '.join(PRESETS)}")
+        return replace(PRESETS[name], iterations=int(iterations), **kw)
+
+    def floor_at(self, t: int) -> float:
+        return float(self.floor) / (float(t) ** float(self.floor_decay)) if self.floor > 0 else 0.0
+
+    def describe(self) -> dict:
+        d = {"iterations": self.iterations, "method": self.method, "alpha": self.alpha, "beta": self.beta,
+             "gamma": self.gamma, "alternate": self.alternate}
+        if self.floor > 0:
+            d.update(floor=self.floor, floor_decay=self.floor_decay)
+        return d
+
+
+PRESETS = {
+    "dcfr": SolveConfig(),
+    "dcfr-simultaneous": SolveConfig(alternate=False),
+    "cfr+": SolveConfig(method="cfr+", gamma=1.0),
+    "linear": SolveConfig(alpha=1.0, beta=1.0, gamma=1.0),
+    "team": SolveConfig(floor=TEAM_FLOOR),
+}
+
+
+@dataclass(eq=False)
+class SolverState:
+    """Where a solve stands after ``t`` iterations (working layout): the regrets ``R``, the
+    average-strategy sums ``S`` and the current strategy ``sig``."""
+
+    R: np.ndarray
+    S: np.ndarray
+    sig: np.ndarray
+    t: int
+
+
+@dataclass(eq=False)
+class Strategy:
+    """A solved (or partly solved) strategy: the average behaviour strategy ``sigma`` of every
+    infoset of ``game`` (stored layout); ``history`` rows (iteration, training seconds,
+    evaluation); ``meta``: the scheme and, with ``keep_state``, ``"state"``."""
+
+    game: Game
+    sigma: np.ndarray
+    iterations: int
+    partial: bool = False
+    seconds: float = 0.0
+    history: list[tuple[int, float, float]] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+
+def solve(game: SolverGame, config: SolveConfig, *,
+          progress: Callable[[int, float, float | None], None] | None = None,
+          evaluate: Callable[[np.ndarray], float] | None = None, eval_every: int = 0, target: float | None = None,
+          stop: Callable[[], bool] | None = None, start: SolverState | None = None,
+          keep_state: bool = False) -> Strategy:
+    """Run ``config.iterations`` iterations of the scheme on ``game``.
+
+    ``evaluate(sigma)`` (stored layout) every ``eval_every`` iterations and at the end goes
+    into the history and to ``progress``; with ``target`` the solve stops once an evaluation
+    is at most ``target``.  ``start``: go on from a :class:`SolverState` of the same game
+    (``config.iterations`` more)."""
+    from musstats._kernels.cfr import average_owner, dcfr_update_owner
+
+    lay = game.layout
+    plus = config.method == "cfr+"
+    gamma = 1.0 if plus else config.gamma
+    if start is None:
+        R, S, sig = lay.zeros(), lay.zeros(), lay.uniform()
+        t_first = 1
+    else:
+        if start.R.shape != (lay.n_rows, lay.MS):
+            raise MusError("a warm start needs the state of a solve of the same game")
+        R, S, sig = start.R.astype(np.float64), start.S.astype(np.float64), start.sig.astype(np.float64)
+        t_first = int(start.t) + 1
+    active = lay.active()
+    groups = [[k] for k in active] if config.alternate else [active]
+    history: list[tuple[int, float, float]] = []
+    t0 = time.perf_counter()
+    spent = 0.0  # seconds in evaluate
+    done = 0
+    partial = False
+    with Interrupt() as ctrl_c:
+        for t in range(t_first, t_first + int(config.iterations)):
+            if ctrl_c.hit or (stop is not None and stop()):
+                partial = True
+                break
+            w = float(t) ** gamma
+            eps = config.floor_at(t)
+            for grp in groups:
+                vals = game.action_values(grp, lay.floored(sig, eps), t)
+                for k, acc in zip(grp, vals):
+                    rb, m = int(lay.tb[k]), int(lay.m[k])
+                    average_owner(S, R, sig, w, lay.tr, rb, m, k)
+                    dcfr_update_owner(R, acc, sig, rb, m, lay.own_nodes[k], lay.tr, float(t), config.alpha,
+                                      config.beta, plus)
+            done = t - t_first + 1
+            ex = None
+            last = done == config.iterations
+            if evaluate is not None and eval_every and (done % eval_every == 0 or last):
+                e0 = time.perf_counter()
+                ex = float(evaluate(lay.to_game(lay.normalise(S))))
+                spent += time.perf_counter() - e0
+                history.append((done, time.perf_counter() - t0 - spent, ex))
+            if progress is not None:
+                progress(done, time.perf_counter() - t0 - spent, ex)
+            if target is not None and ex is not None and ex <= target:
+                break
+    avg = lay.to_game(lay.normalise(S))
+    meta: dict = {"solver": config.describe(), "warm_from_iteration": None if start is None else int(start.t)}
+    if keep_state:
+        meta["state"] = SolverState(R, S, sig, t_first - 1 + done)
+    return Strategy(lay.game, avg, done, partial, time.perf_counter() - t0 - spent, history, meta)

@@ -1,0 +1,117 @@
+"""Chance as explicit deals: a :class:`~.game.SolverGame` whose deals are listed.
+
+A deal gives every owner its state (``st[d, k]``), an outcome code (``o[d]``) and a
+weight (``w[d]``).  The deals are either **the whole chance** (a small game enumerated with
+its probabilities: Kuhn poker, the toy games of the tests; ``exact``) or **samples** of it
+(Mus after the mus round, whose law has no closed form): a training pool replayed in
+minibatches (or a callable giving iteration ``t``'s batch), and two independent sample
+sets to choose a best response on and to value it on.  Every iteration traverses the
+tree once per deal of its batch for every owner at once (kernels of
+:mod:`musstats._kernels.cfr`, in the stored layout); the driver's owners are then best
+updated together (the ``dcfr-simultaneous`` preset).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, cast
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.solving.game import CHUNKS, Game, Sample, SolverGame, chunk_bounds, make_layout
+
+__all__ = ["DealGame", "Deals", "deal_values"]
+
+#: a set of deals: states int32 [n, owners], outcome codes int64 [n], weights float64 [n]
+Deals = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class DealGame(SolverGame):
+    """A :class:`~.game.Game` with its deals.
+
+    ``train``: the deals CFR iterates on (all of them each iteration, or minibatches of
+    ``batch`` taken in turn), or a callable ``train(t)`` giving iteration ``t``'s deals;
+    ``choose`` and ``evaluate``: the two measurement samples (default: ``train``, which is
+    then taken as the whole chance: ``exact``, unless ``exact`` says otherwise)."""
+
+    def __init__(self, game: Game, train: Deals | Callable[[int], Deals], *, batch: int = 0,
+                 choose: Deals | None = None, evaluate: Deals | None = None, chunks: int = CHUNKS,
+                 exact: bool | None = None) -> None:
+        self.game = game
+        self.layout = make_layout(game)
+        self.train = train
+        self.batch = int(batch)
+        self.chunks = int(chunks)
+        if choose is None and callable(train):
+            raise MusError("a game trained on a stream of deals needs samples to be measured on")
+        self.exact = choose is None if exact is None else bool(exact)
+        self.choose: Deals = choose if choose is not None else cast(Deals, train)
+        self.evaluate = evaluate if evaluate is not None else self.choose
+        self._tz = np.asarray(self.layout.tr[7])
+
+    @property
+    def sample_size(self) -> int:  # type: ignore[override]
+        return 0 if self.exact else int(self.evaluate[0].shape[0])
+
+    @property
+    def samples_text(self) -> str:  # type: ignore[override]
+        if self.exact:
+            return "exact: every deal with its probability"
+        return (f"deal sampling: {self.choose[0].shape[0]:,} deals to choose a response on, "
+                f"{self.evaluate[0].shape[0]:,} independent ones to value it on")
+
+    def batch_at(self, t: int) -> Deals:
+        """Iteration ``t``'s deals."""
+        if callable(self.train):
+            return self.train(t)
+        st, o, w = cast(Deals, self.train)
+        n = st.shape[0]
+        B = self.batch
+        if not B or B >= n:
+            return st, o, w
+        i = ((t - 1) * B) % n
+        j = i + B
+        if j <= n:
+            return st[i:j], o[i:j], np.full(B, 1.0 / B)
+        return (np.concatenate([st[i:], st[: j - n]]), np.concatenate([o[i:], o[: j - n]]), np.full(B, 1.0 / B))
+
+    def _sample(self, sample: Sample) -> Deals:
+        return self.choose if sample.kind == "choose" else self.evaluate
+
+    def action_values(self, owners, SIG, t):
+        from musstats._kernels.cfr import cfr_regrets
+
+        lay = self.layout
+        g = self.game
+        st, o, w = self.batch_at(t)
+        acc = cfr_regrets(chunk_bounds(st.shape[0], self.chunks), st, o, w, lay.to_game(SIG), g.kernel_args(), g.U,
+                          g.n_slots)
+        X = lay.from_game(acc.sum(axis=0))
+        return [X[int(lay.tb[k]): int(lay.tb[k]) + lay.rows(k)][None] for k in owners]
+
+    def terminal_sums(self, k, SIG, sample):
+        from musstats._kernels.cfr import br_sums
+
+        lay = self.layout
+        g = self.game
+        st, o, w = self._sample(sample)
+        T = br_sums(chunk_bounds(st.shape[0], self.chunks), st, o, w, lay.to_game(SIG), g.kernel_args(), g.U, k,
+                    int(g.n_states[k]), self._tz, lay.n_tz).sum(axis=0)
+        return T[:, lay.cols[k]]
+
+    def sample_values(self, k, SIG, sample):
+        from musstats._kernels.cfr import root_values
+
+        g = self.game
+        st, o, w = self._sample(sample)
+        v = root_values(st, o, self.layout.to_game(SIG), g.kernel_args(), g.U)
+        sign = 1.0 if int(g.team[k]) == 0 else -1.0
+        return sign * v * w, w
+
+
+def deal_values(game: Game, sigma: np.ndarray, st: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """Team 0's expected utility of each deal (states ``st``, outcome codes ``o``) under
+    ``sigma`` (stored layout)."""
+    from musstats._kernels.cfr import root_values
+
+    return root_values(st, o, sigma, game.kernel_args(), game.U)

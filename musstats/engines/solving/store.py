@@ -1,0 +1,125 @@
+"""Storage of solved strategies, apart from solving: keys, quantisation, files, memory.
+
+* **Keys.**  A strategy is keyed by a hash of everything it depends on (:func:`strategy_key`):
+  the caller's fields (rules, game, chance, solver settings, seed), the package version, the
+  kernels' stamp and a hash of the solving engines' sources -- the one key scheme of the
+  disk cache (:func:`musstats.engines.cache.digest`).
+* **Quantisation.**  A strategy is stored as the probability of every action of every
+  infoset in steps of 1/255 (uint8, ``round(255 p)``), the rows renormalised when read: an
+  error of at most 1/510 per probability.
+* **Files.**  An *entry* is a small dict of arrays (the quantised strategy, its metadata as
+  JSON, its convergence history); a *shipped file* is one ``.npz`` of several entries, each
+  under its own name, written atomically; the disk cache holds one entry per file.
+* **Memory.**  :data:`MEMO` keeps what was read or solved in this process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from musstats.engines import cache as _cache
+from musstats.engines.solving.game import Game
+
+__all__ = ["strategy_key", "source_digest", "quantise", "dequantise", "pack", "unpack_meta", "read_shipped",
+           "write_shipped", "cache_load", "cache_save", "MEMO"]
+
+#: what was read or solved in this process, by key
+MEMO: dict[str, Any] = {}
+
+
+@lru_cache(maxsize=1)
+def source_digest() -> str:
+    """Hash of the sources a solved strategy depends on besides the kernels: the solving
+    framework and the betting engine."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for folder in (here, here.parent / "betting"):
+        for p in sorted(folder.glob("*.py")):
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def strategy_key(fields: dict) -> str:
+    """The key of a strategy: a hash of its fields, the engines' sources, the package version and
+    the kernels' stamp."""
+    return _cache.digest(json.dumps(fields, sort_keys=True, default=str), source_digest())
+
+
+def quantise(sigma: np.ndarray) -> np.ndarray:
+    return np.rint(np.clip(sigma, 0, 1) * 255).astype(np.uint8)
+
+
+def dequantise(q: np.ndarray, game: Game) -> np.ndarray:
+    """The behaviour strategy of a quantised one (each infoset's row renormalised; uniform
+    where it is all zero)."""
+    from musstats._kernels.cfr import normalise
+
+    out = np.empty(q.shape[0])
+    normalise(q.astype(np.float64), out, game.iset_base, game.iset_n)
+    return out
+
+
+def pack(sigma: np.ndarray, meta: dict, history=(), extra: dict | None = None) -> dict[str, np.ndarray]:
+    """The arrays of an entry: the quantised strategy, the metadata (JSON) and the history rows
+    (iteration, seconds, lower, upper); ``extra`` arrays as given."""
+    out = {"sigma": quantise(sigma), "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8),
+           "history": np.array(list(history), np.float64).reshape(-1, 4)}
+    out.update(extra or {})
+    return out
+
+
+def unpack_meta(arrays: dict) -> dict:
+    return json.loads(bytes(arrays["meta"]).decode())
+
+
+_SHIPPED: dict[Path, dict | None] = {}
+
+
+def read_shipped(path: Path, name: str, fields: dict) -> dict | None:
+    """The entry ``name`` of a shipped file when its metadata carries exactly ``fields``
+    (else None: another build of the same subgame)."""
+    if path not in _SHIPPED:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                _SHIPPED[path] = {k: z[k] for k in z.files}
+        except (OSError, ValueError):
+            _SHIPPED[path] = None
+    z = _SHIPPED[path]
+    if z is None or f"{name}.sigma" not in z:
+        return None
+    entry = {k.split(".", 1)[1]: z[k] for k in z if k.startswith(f"{name}.")}
+    meta = unpack_meta(entry)
+    if any(meta.get(k) != v for k, v in fields.items()):
+        return None
+    return entry
+
+
+def write_shipped(entries: dict[str, dict[str, np.ndarray]], path: Path) -> Path:
+    """Write entries (name -> arrays) to a shipped file, atomically."""
+    from musstats.base.files import atomic_write
+
+    arrays = {f"{name}.{k}": a for name, e in entries.items() for k, a in e.items()}
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _SHIPPED.pop(path, None)
+    return atomic_write(path, write)
+
+
+def cache_load(kind: str, key: str) -> dict | None:
+    """The cached entry ``kind`` of ``key`` (None: absent, disabled or unreadable)."""
+    return _cache.load(_cache.entry_path(kind, key))
+
+
+def cache_save(kind: str, key: str, arrays: dict) -> None:
+    _cache.save(_cache.entry_path(kind, key), True, **arrays)
