@@ -308,3 +308,45 @@ def test_docstring_examples_hold():
         assert res.failed == 0, m.name
         tried += res.attempted
     assert tried >= 4
+
+
+_BAD_CALLS = [
+    ("odds", (1234, "mano"), {}, "hand must be text"),
+    ("odds", (None,), {}, "hand is required"),
+    ("odds", (), {}, "missing a required argument: 'hand'"),
+    ("odds", ("R R 3 A", True), {}, "seat must be a name"),
+    ("odds", ("R R 3 A", "mano"), {"dead": 7}, "dead must be text"),
+    ("odds", ("R R 3 A", "mano"), {"declared": {"second": "pares"}}, "declared must be text"),
+    ("odds", ("R R 3 A", "mano"), {"signal": 31}, "signal must be text"),
+    ("odds", ("R R 3 A", "mano"), {"trials": float("nan")}, "trials must be a number"),
+    ("odds", ("R R 3 A", "mano"), {"variant": 8}, "variant must be a name"),
+    ("odds", ("R R 3 A", "mano"), {"bogus": 1}, "unexpected keyword argument 'bogus'"),
+    ("discard", (b"RR3A",), {}, "hand must be text"),
+    ("discard", ("R R 3 A",), {"keep": 5}, "keep must be text"),
+    ("mus", ("R R 3 A",), {"mus_visto": "yes"}, "mus_visto must be True or False"),
+    ("ordago", (["R", 1, "3", "A"],), {"lance": "grande", "score": "0-0"}, "hand must be text"),
+    ("ordago", ("R R 3 A",), {"lance": 5, "score": "0-0"}, "lance must be text"),
+    ("ordago", ("R R 3 A",), {"lance": "grande", "score": 10}, "score must be text"),
+    ("ordago", ("R R 3 A",), {"lance": "grande", "score": "0-0", "equilibrium": 1}, "equilibrium must be True"),
+    ("ordago", ("R R 3 A",), {"lance": "grande", "score": "0-0", "model": "x"}, "model must be a musstats GameModel"),
+    ("bet", ("R R 3 A", "mano"), {"lance": "grande", "seed": None}, "seed must be a number"),
+    ("bet", ("R R 3 A", "mano"), {"lance": "grande", "history": 3}, "history must be text"),
+    ("arena", (), {"hands": [1]}, "hands must be text"),
+    ("game_model", (3.5,), {}, "variant must be a name"),
+    ("match_probability", (object(),), {}, "model must be a musstats GameModel"),
+    ("strategy_table", (), {"runner": 5}, "runner must be a function"),
+    ("strategy_table", (), {"seats": 2.5}, "seats must be"),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs, fragment", _BAD_CALLS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(_BAD_CALLS)])
+def test_public_api_bad_types_are_one_line_mus_errors(name, args, kwargs, fragment):
+    """Every public function checks its arguments' types before any work: a MusError with one
+    line, never a TypeError (or a crash) from deep inside."""
+    import musstats
+
+    with pytest.raises(musstats.MusError) as e:
+        getattr(musstats, name)(*args, **kwargs)
+    msg = str(e.value)
+    assert fragment in msg and "\n" not in msg and len(msg) < 300, msg

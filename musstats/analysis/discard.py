@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from musstats.base.errors import MusError
 from musstats.engines.musphase import DEFAULT_TRIALS, KeepEval, evaluate_keeps
 from musstats.engines.run import Progress
 from musstats.rules import checks
@@ -79,6 +80,8 @@ class DiscardResult:
 
 def _validated(hand, seat, variant, juego_real, target, redeal_4567, mus_visto, rounds, trials, policy,
                players=4, individual=False):
+    if hand is None:
+        raise MusError('a hand is required, e.g. "R R 3 A"')
     v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
     seating = Seating(checks.whole(players, "players", 2, 6), individual)
     ctx = make_context(v, hand, seat, seating=seating)

@@ -136,6 +136,8 @@ def odds(
     >>> float(round(r.mean[0, 0], 4)), r.method   # P(our team wins grande)
     (0.9917, 'exact')
     """
+    if hand is None:
+        raise MusError('a hand is required, e.g. "R R 3 A"')
     v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
     seating = Seating(checks.whole(players, "players", 2, 6), individual)
     ctx = make_context(v, hand, seat, dead=dead, declared=declared, signal=signal, seating=seating)

@@ -264,6 +264,8 @@ def ordago(
     In pares and juego a player whose declaration is not given is assumed to hold the lance
     (both figures use it; the result's ``conditions`` say so under ``assumed``).
     """
+    if hand is None:
+        raise MusError('a hand is required, e.g. "R R 3 A"')
     v = make_variant(variant, juego_real, target, redeal_4567=redeal_4567, mus_visto=mus_visto)
     name = checks.lance(lance)
     us, them = checks.score(score, v.target)

@@ -50,7 +50,7 @@ from musstats.engines.betting.tree import ORDAGO, BettingTree, betting_tree, pat
 from musstats.rules.labels import SEATS
 from musstats.rules.variant import Variant
 
-__all__ = ["next_hand_grid", "rest_of_hand", "REST_DEALS", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
+__all__ = ["next_hand_grid", "rest_of_hand", "rest_from_deals", "rest_source", "rest_file", "REST_DEALS", "REST_SEED", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
            "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED", "score_spec", "score_solution", "call_node", "answer_node",
            "answer_candidates", "team_refusal", "equilibrium_figures", "pushfold_frame",
            "EQ_APPROXIMATIONS"]
@@ -144,9 +144,16 @@ def rest_of_hand(lance: str, pattern: int, variant: Variant, deal: str = "as-dea
 
 def _draw_rest(lance: str, pattern: int, variant: Variant, deal: str, src: str) -> RestOfHand:
     from musstats.engines.betting import deals as D
-    from musstats.engines.betting.game import paso_stones
 
     d = D.kept_subgame_deals(deal, variant, lance, pattern, REST_DEALS, REST_SEED, D.GAME_KEY)
+    return rest_from_deals(lance, pattern, variant, d, src)
+
+
+def rest_from_deals(lance: str, pattern: int, variant: Variant, d: np.ndarray, src: str) -> RestOfHand:
+    """:func:`rest_of_hand`'s table from the deals of the subgame ``d`` (hand indices [N, 4])."""
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.game import paso_stones
+
     if d.shape[0] == 0:
         raise MusError(f"no deal of {lance} ({pattern_text(pattern)}) to count the other lances on")
     _, jm = D.holder_masks(d, variant)
@@ -165,6 +172,11 @@ def _draw_rest(lance: str, pattern: int, variant: Variant, deal: str, src: str) 
             own = o
     assert own is not None  # every lance is one of PLAYED_LANCES
     return RestOfHand.from_samples(lance, own, stones, src)
+
+
+def rest_source(lance: str, pattern: int, variant: Variant, deal: str) -> str:
+    """What :func:`rest_of_hand`'s table of a subgame is drawn from (its key)."""
+    return _rest_source(lance, pattern, variant, deal)
 
 
 def rest_file(variant: Variant) -> Path:
