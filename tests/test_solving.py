@@ -32,3 +32,79 @@ def test_a_warm_start_continues_the_solve_exactly():
     other = vector_game(Spec(lance="grande").game(), v, 15).configure(batch=64, seed=7)
     with pytest.raises(MusError, match="same game"):
         solve(other, SolveConfig(iterations=1), start=st)
+
+
+# ---------------------------------------------------------------------------
+# a team game with a poor equilibrium beside the team-optimal one
+
+
+def trap_game():
+    """The chica trap in miniature.  Team 0 is A (owner 0) and C (owner 2); owner 1 (team 1)
+    never decides.  A holds x and C holds y, each "low" (0) or "high" (1) with probability 1/2,
+    independently.  A bet of 2 stones stands against team 0: A answers first, ``no quiero``
+    (passing the answer to his partner) or ``quiero``; if A passes, C answers, and if C refuses
+    too the bet is refused (the rivals take 1).  Accepted, team 0 wins 2 if either holds high,
+    else loses 2.
+
+    By hand: A always accepting and C always refusing is an equilibrium of the individual
+    players (A low: quiero 0 against no quiero -1, since C refuses; C is never asked) worth 1
+    stone to team 0.  The team-optimal joint plan is worth 5/4: A passes with low and accepts
+    with high; C accepts with high and refuses with low (x low, y low: -1; x low, y high: +2;
+    x high: +2, +2).  No other of the 16 joint pure plans does better."""
+    import itertools
+
+    from musstats.engines.solving.game import make_custom_game
+
+    tree = dict(is_term=[0, 0, 1, 1, 1], first=[1, 3, -1, -1, -1], n_act=[2, 2, 0, 0, 0],
+                term=[-1, -1, 0, 1, 0], owner=[0, 2, -1, -1, -1])
+    # node 0: A [no quiero -> node 1 (C), quiero -> node 2 (showdown)]; node 1: C [no quiero -> 3
+    # (refused), quiero -> 4 (showdown)].  Terminal rows: 0 showdown, 1 refused; outcome 1 = team 0 wins.
+    U = np.array([[-2.0, 2.0], [-1.0, -1.0]])
+    g = make_custom_game(tree, U, [0, 1, 0], [2, 1, 2])
+    st = np.array([(x, 0, y) for x, y in itertools.product((0, 1), repeat=2)], np.int32)
+    o = (st[:, 0] | st[:, 2]).astype(np.int32)
+    return g, (st, o, np.full(4, 0.25))
+
+
+def _plan(g, sigma, node, actions):
+    out = sigma.copy()
+    blk = g.block(out, node)
+    for s, a in enumerate(actions):
+        blk[s] = np.eye(2)[a]
+    return out
+
+
+def test_team_deviation_finds_the_trap_of_a_poor_equilibrium():
+    """From the poor equilibrium (A always accepts, C always refuses), no single player gains,
+    but the team deviation finds the team-optimal plan: +1/4 stone (5/4 - 1, by hand)."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import measure
+
+    g, data = trap_game()
+    poor = _plan(g, _plan(g, g.uniform(), 0, [1, 1]), 1, [0, 0])
+    e = measure(DealGame(g, data), poor)
+    assert e.exact and e.value == pytest.approx(1.0, abs=1e-12)
+    assert e.nashconv == pytest.approx(0.0, abs=1e-12)  # an equilibrium of the individual players
+    assert e.team_gain[0] == pytest.approx(0.25, abs=1e-12)
+    assert e.team_gain[1] == pytest.approx(0.0, abs=1e-12)  # team 1 never decides
+
+
+def test_team_scheme_reaches_the_team_optimal_value_where_plain_cfr_does_not():
+    """The driver's ``team`` scheme on the trap game reaches the team-optimal value 5/4 (by
+    hand) and concedes nothing to a pair.  Plain DCFR from the uniform strategy settles in the
+    poor equilibrium instead (C learns to accept with low before A passes only with low), and
+    the team deviation measures the quarter stone it concedes."""
+    from musstats.engines.solving.cfr import SolveConfig, solve
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import measure
+
+    g, data = trap_game()
+    dg = DealGame(g, data)
+    s = solve(dg, SolveConfig.preset("team", 2000))
+    e = measure(dg, s.sigma)
+    assert e.value == pytest.approx(1.25, abs=0.01)
+    assert e.team_gain[0] < 0.01 and e.nashconv < 0.01
+    assert s.meta["team_moves"] and s.meta["team_moves"][0]["team"] == 0
+    plain = measure(dg, solve(dg, SolveConfig.preset("dcfr", 2000)).sigma)
+    assert plain.value == pytest.approx(1.0, abs=0.01) and plain.nashconv < 0.01
+    assert plain.team_gain[0] == pytest.approx(0.25, abs=0.01)

@@ -217,6 +217,16 @@ class VectorGame(SolverGame):
         x, W = self._call(vec_values, k, sample, SIG, np.stack([P, P]))
         return x[0], W
 
+    def strength(self, k: int) -> np.ndarray:
+        """The lance key of each column's hand (the best hand of a pooled state)."""
+        li = LANCE_INDEX[self.lance]
+        tab = self.deck.tab
+        if int(self.ow[2, k]) == 0:
+            return tab[self.lists[int(self.ow[3, k])], li].astype(np.float64)
+        s = np.arange(int(self.layout.m[k]), dtype=np.int64)
+        b = s // 7 if self.col >= 0 else s
+        return tab[b // 2, li].astype(np.float64)
+
     @property
     def sample_size(self) -> int:  # type: ignore[override]
         return 0 if self.given is not None else int(self.n_eval)

@@ -43,6 +43,10 @@ __all__ = ["SolveConfig", "PRESETS", "Strategy", "SolverState", "solve", "TEAM_F
 
 #: the exploration floor of the ``team`` preset (an action's probability is at least floor / actions)
 TEAM_FLOOR = 0.05
+#: the ``team`` preset searches the teams' joint deviations every so many iterations ...
+TEAM_EVERY = 500
+#: ... and moves a team to one that gains more than this (in the payoff's unit)
+TEAM_MIN_GAIN = 0.002
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,11 @@ class SolveConfig:
     """Iterations and the scheme: ``method`` ``"dcfr"`` or ``"cfr+"``, the DCFR discounts
     ``alpha``, ``beta`` and averaging exponent ``gamma``, ``alternate`` (owners updated in
     turn) and the exploration floor (``floor``, decaying as ``t^-floor_decay``).  Build
-    one from a preset with :meth:`preset`."""
+    one from a preset with :meth:`preset`.  ``team_every``: every so many iterations, each
+    team's best joint deviation against the average strategy is searched
+    (:func:`musstats.engines.solving.exploit.team_search`) and, when it gains more than
+    ``team_min_gain``, the team's strategy is moved to it (its average and its regrets), and
+    CFR goes on from there."""
 
     iterations: int = 200
     method: str = "dcfr"
@@ -60,6 +68,8 @@ class SolveConfig:
     alternate: bool = True
     floor: float = 0.0
     floor_decay: float = 0.0
+    team_every: int = 0
+    team_min_gain: float = 0.0
     chunks: int = CHUNKS
 
     def __post_init__(self) -> None:
@@ -82,6 +92,8 @@ class SolveConfig:
              "gamma": self.gamma, "alternate": self.alternate}
         if self.floor > 0:
             d.update(floor=self.floor, floor_decay=self.floor_decay)
+        if self.team_every:
+            d.update(team_every=self.team_every, team_min_gain=self.team_min_gain)
         return d
 
 
@@ -90,7 +102,7 @@ PRESETS = {
     "dcfr-simultaneous": SolveConfig(alternate=False),
     "cfr+": SolveConfig(method="cfr+", gamma=1.0),
     "linear": SolveConfig(alpha=1.0, beta=1.0, gamma=1.0),
-    "team": SolveConfig(floor=TEAM_FLOOR),
+    "team": SolveConfig(floor=TEAM_FLOOR, team_every=TEAM_EVERY, team_min_gain=TEAM_MIN_GAIN),
 }
 
 
@@ -147,6 +159,7 @@ def solve(game: SolverGame, config: SolveConfig, *,
     active = lay.active()
     groups = [[k] for k in active] if config.alternate else [active]
     history: list[tuple[int, float, float]] = []
+    moves: list[dict] = []
     t0 = time.perf_counter()
     spent = 0.0  # seconds in evaluate
     done = 0
@@ -166,8 +179,10 @@ def solve(game: SolverGame, config: SolveConfig, *,
                     dcfr_update_owner(R, acc, sig, rb, m, lay.own_nodes[k], lay.tr, float(t), config.alpha,
                                       config.beta, plus)
             done = t - t_first + 1
-            ex = None
             last = done == config.iterations
+            if config.team_every and t % config.team_every == 0 and not last:
+                moves.extend(_team_moves(game, config, R, S, sig, t, gamma))
+            ex = None
             if evaluate is not None and eval_every and (done % eval_every == 0 or last):
                 e0 = time.perf_counter()
                 ex = float(evaluate(lay.to_game(lay.normalise(S))))
@@ -179,6 +194,43 @@ def solve(game: SolverGame, config: SolveConfig, *,
                 break
     avg = lay.to_game(lay.normalise(S))
     meta: dict = {"solver": config.describe(), "warm_from_iteration": None if start is None else int(start.t)}
+    if config.team_every:
+        meta["team_moves"] = moves
     if keep_state:
         meta["state"] = SolverState(R, S, sig, t_first - 1 + done)
     return Strategy(lay.game, avg, done, partial, time.perf_counter() - t0 - spent, history, meta)
+
+
+def _team_moves(game: SolverGame, config: SolveConfig, R: np.ndarray, S: np.ndarray, sig: np.ndarray, t: int,
+                gamma: float) -> list[dict]:
+    """Search each team's best joint deviation against the average strategy (on a sample of its
+    own for this iteration) and move a team that gains more than ``config.team_min_gain`` to
+    it: its current strategy becomes the deviation, its regrets favour it (at the owner's mean
+    positive regret) and its average restarts from it with the weight of the iterations so far."""
+    from musstats._kernels.cfr import average_owner
+    from musstats.engines.solving.exploit import team_owners, team_search
+    from musstats.engines.solving.game import Sample
+
+    lay = game.layout
+    avg = lay.normalise(S)
+    weight = float(sum(float(x) ** gamma for x in range(1, t + 1)))
+    out = []
+    for tm in (0, 1):
+        own = team_owners(game, tm)
+        if len(own) < 2:
+            continue
+        g_in, se_in, dev, how = team_search(game, avg, tm, sample=Sample("choose", 10 + t // config.team_every))
+        if g_in <= config.team_min_gain:
+            continue
+        for k in own:
+            rb, m, rows = int(lay.tb[k]), int(lay.m[k]), lay.rows(k)
+            plan = lay.owner_rows(dev, k)
+            pos = R[rb: rb + rows, :m]
+            scale = float(pos[pos > 0].mean()) if (pos > 0).any() else 1.0
+            R[rb: rb + rows, :m] = plan * scale
+            sig[rb: rb + rows, :m] = plan
+            S[rb: rb + rows, :m] = 0.0
+            average_owner(S, R, sig, weight, lay.tr, rb, m, k)
+        out.append({"iteration": t, "team": tm, "gain_in": round(g_in, 6), "gain_in_se": round(se_in, 6),
+                    "found_from": how})
+    return out

@@ -446,6 +446,11 @@ class SolverGame:
     def sample_values(self, k: int, SIG: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
         raise NotImplementedError
 
+    def strength(self, k: int) -> np.ndarray:
+        """A strength of each of owner ``k``'s columns (higher: a stronger hand), for the
+        threshold plans of the team deviation's starts; by default the column order."""
+        return np.arange(int(self.layout.m[k]), dtype=np.float64)
+
     def pair_response(self, team: int, SIG: np.ndarray, sample: Sample):  # pragma: no cover - optional
         """A team that sees both its hands: its best response against the other team's
         strategies in ``SIG`` (chosen on ``sample``), as an object :meth:`pair_values` values."""
