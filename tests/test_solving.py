@@ -108,3 +108,114 @@ def test_team_scheme_reaches_the_team_optimal_value_where_plain_cfr_does_not():
     plain = measure(dg, solve(dg, SolveConfig.preset("dcfr", 2000)).sigma)
     assert plain.value == pytest.approx(1.0, abs=0.01) and plain.nashconv < 0.01
     assert plain.team_gain[0] == pytest.approx(0.25, abs=0.01)
+
+
+def mini_lance():
+    """A lance of four seats in miniature: each seat holds a card 0, 1 or 2 (independently,
+    each 1/3); the best card wins, ties going to the seat nearer to mano (seat 0).  Mano
+    passes or bets 2; after a pass, second passes (en paso: 1 stone to the best hand) or bets
+    2; a bet is answered in turn by the other team (third then mano after second's bet,
+    second then postre after mano's), the first to accept ending it (2 stones to the best
+    hand), every refusal giving the bettors 1.  Owners 0-3 are the seats; teams 0, 1, 0, 1.
+
+    Nodes: 0 mano [paso, envido]; 1 second [paso, envido]; 2 second [no quiero, quiero]; 3 en
+    paso; 4 third [no quiero, quiero]; 5 postre [no quiero, quiero]; 6 accepted; 7 mano [no
+    quiero, quiero]; 8 accepted; 9 refused by team 1; 10 accepted; 11 refused by team 0; 12
+    accepted."""
+    import itertools
+
+    from musstats.engines.solving.game import make_custom_game
+
+    tree = dict(is_term=[0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1], first=[1, 3, 5, -1, 7, 9, -1, 11, -1, -1, -1, -1, -1],
+                n_act=[2, 2, 2, 0, 2, 2, 0, 2, 0, 0, 0, 0, 0], owner=[0, 1, 1, -1, 2, 3, -1, 0, -1, -1, -1, -1, -1],
+                term=[-1, -1, -1, 0, -1, -1, 1, -1, 1, 2, 1, 3, 1])
+    U = np.array([[-1.0, 1.0], [-2.0, 2.0], [1.0, 1.0], [-1.0, -1.0]])  # outcome 1: team 0 holds the best card
+    g = make_custom_game(tree, U, [0, 1, 0, 1], [3, 3, 3, 3])
+    st = np.array(list(itertools.product(range(3), repeat=4)), np.int32)
+    best_seat = np.array([max(range(4), key=lambda q: (d[q], -q)) for d in st])
+    o = (best_seat % 2 == 0).astype(np.int32)
+    return g, (st, o, np.full(81, 1 / 81))
+
+
+def _random_strategy(g, rng):
+    sigma = g.uniform()
+    for n in range(g.tree.n_nodes):
+        if not g.tree.is_term[n]:
+            blk = g.block(sigma, n)
+            p = rng.uniform(0.05, 1.0, blk.shape)
+            blk[:] = p / p.sum(axis=1, keepdims=True)
+    return sigma
+
+
+def _brute_team_gain(g, data, sigma, t):
+    """The best joint pure plan of team t's two seats against the others' strategies, by
+    enumerating all of them (2^9 here), minus the profile's value for team t."""
+    import itertools
+
+    from musstats.engines.solving.dealt import deal_values
+
+    st, o, w = data
+    sign = 1.0 if t == 0 else -1.0
+    isets = [(n, s) for n in range(g.tree.n_nodes) if not g.tree.is_term[n] and g.team[g.owner[n]] == t
+             for s in range(3)]
+    base = sign * float(deal_values(g, sigma, st, o) @ w)
+    best = -np.inf
+    for pure in itertools.product((0, 1), repeat=len(isets)):
+        sig = sigma.copy()
+        for (n, s), a in zip(isets, pure):
+            g.block(sig, n)[s] = np.eye(2)[a]
+        best = max(best, sign * float(deal_values(g, sig, st, o) @ w))
+    return best - base
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_team_deviation_against_brute_force_over_joint_plans(seed):
+    """On the mini lance, against random strategies, the team deviation of each team (alternating
+    best responses from its starts) is never above the best of the 512 joint pure plans of the
+    pair (it is a lower bound) and here reaches it."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import team_deviation
+
+    g, data = mini_lance()
+    sigma = _random_strategy(g, np.random.default_rng(seed))
+    dg = DealGame(g, data)
+    for t in (0, 1):
+        want = _brute_team_gain(g, data, sigma, t)
+        got = team_deviation(dg, dg.layout.from_game(sigma), t)
+        assert want > 0.01  # random strategies concede something to a pair
+        assert got.gain <= want + 1e-12
+        assert got.gain == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pooled_deviation_is_the_best_plan_of_a_pair_that_sees_both_hands(seed):
+    """On the mini lance, a team that sees both its cards gains, by brute force, the sum over
+    the 9 pairs of its cards (each pair has its own deals) of the best of the team's 2^5 pure
+    plans for that pair, minus the profile's value; and seeing more never gains less than the
+    team deviation."""
+    import itertools
+
+    from musstats.engines.solving.dealt import DealGame, deal_values
+    from musstats.engines.solving.exploit import measure
+
+    g, data = mini_lance()
+    st, o, w = data
+    sigma = _random_strategy(g, np.random.default_rng(seed))
+    dg = DealGame(g, data)
+    e = measure(dg, sigma, pooled=True)
+    for t in (0, 1):
+        sign = 1.0 if t == 0 else -1.0
+        nodes = [n for n in range(g.tree.n_nodes) if not g.tree.is_term[n] and g.team[g.owner[n]] == t]
+        base = sign * float(deal_values(g, sigma, st, o) @ w)
+        total = 0.0
+        for x, y in itertools.product(range(3), repeat=2):  # the pair's cards: its own deals
+            mine = (st[:, t] == x) & (st[:, t + 2] == y)
+            best = -np.inf
+            for pure in itertools.product((0, 1), repeat=len(nodes)):
+                sig = sigma.copy()
+                for n, a in zip(nodes, pure):  # both partners play the pair's plan at their nodes
+                    g.block(sig, n)[x if g.owner[n] == t else y] = np.eye(2)[a]
+                best = max(best, sign * float(deal_values(g, sig, st[mine], o[mine]) @ w[mine]))
+            total += best
+        assert e.pooled_gain[t] == pytest.approx(total - base, abs=1e-12)
+        assert e.pooled_gain[t] >= e.team_gain[t] - 1e-12

@@ -99,6 +99,74 @@ class DealGame(SolverGame):
                     int(g.n_states[k]), self._tz, lay.n_tz).sum(axis=0)
         return T[:, lay.cols[k]]
 
+    # -- a team that sees both its hands ----------------------------------------
+
+    def _pair_game(self, team: int):
+        """The game in which team ``team``'s two owners are one owner whose state is the pair of
+        their states (the other owners unchanged), and how to map deals and strategies to it."""
+        from musstats.engines.solving.game import make_custom_game
+
+        g = self.game
+        own = [k for k in range(g.n_owners) if int(g.team[k]) == team]
+        if len(own) != 2:
+            raise MusError("a team that sees both its hands needs two owners in the team")
+        a, b = own
+        keep = [k for k in range(g.n_owners) if k not in own]
+        new = {k: i for i, k in enumerate(keep)}
+        kp = len(keep)
+        new[a] = new[b] = kp
+        owner = np.array([new[int(k)] if k >= 0 else -1 for k in g.owner], np.int64)
+        t = g.tree
+        ns = [int(g.n_states[k]) for k in keep] + [int(g.n_states[a]) * int(g.n_states[b])]
+        pg = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
+                               "owner": owner}, g.U, [int(g.team[k]) for k in keep] + [team], ns)
+        return pg, keep, a, b, kp
+
+    def _pair_deals(self, sample: Sample, keep, a, b):
+        st, o, w = self._sample(sample)
+        nb = int(self.game.n_states[b])
+        pair = st[:, a].astype(np.int64) * nb + st[:, b]
+        return np.ascontiguousarray(np.column_stack([st[:, keep], pair]).astype(np.int32)), o, w
+
+    def _pair_sigma(self, pg, keep, SIG: np.ndarray) -> np.ndarray:
+        """The others' strategies of ``SIG`` in the pair game's stored layout (the pair owner's
+        left uniform)."""
+        g = self.game
+        sigma = self.layout.to_game(SIG)
+        out = pg.uniform()
+        for i, k in enumerate(keep):
+            n = int(g.n_states[k]) * int(g.stride[k])
+            out[int(pg.obase[i]): int(pg.obase[i]) + n] = sigma[int(g.obase[k]): int(g.obase[k]) + n]
+        return out
+
+    def pair_response(self, team, SIG, sample):
+        """Team ``team``'s best response when it sees both its hands (the pair of its owners'
+        states), chosen on ``sample``: (the pair game, its strategy with the response, the
+        mapping)."""
+        from musstats._kernels.cfr import br_sums
+        from musstats.engines.solving.game import make_layout
+
+        pg, keep, a, b, kp = self._pair_game(team)
+        st, o, w = self._pair_deals(sample, keep, a, b)
+        sig = self._pair_sigma(pg, keep, SIG)
+        lay = make_layout(pg)
+        tz = np.asarray(lay.tr[7])
+        T = br_sums(chunk_bounds(st.shape[0], 2), st, o, w, sig, pg.kernel_args(), pg.U, kp, int(pg.n_states[kp]),
+                    tz, lay.n_tz).sum(axis=0)
+        SIGp = lay.with_rows(lay.from_game(sig), kp, lay.best_response(kp, T))
+        return pg, lay.to_game(SIGp), keep, a, b
+
+    def pair_values(self, team, SIG, response, sample):
+        from musstats._kernels.cfr import root_values
+
+        pg, sig, keep, a, b = response
+        st, o, w = self._pair_deals(sample, keep, a, b)
+        sign = 1.0 if team == 0 else -1.0
+        xd = sign * root_values(st, o, sig, pg.kernel_args(), pg.U) * w
+        k0 = next(k for k in range(self.game.n_owners) if int(self.game.team[k]) == team)
+        x0, W = self.sample_values(k0, SIG, sample)
+        return xd, x0, W
+
     def sample_values(self, k, SIG, sample):
         from musstats._kernels.cfr import root_values
 
