@@ -273,3 +273,93 @@ def test_cli_game_target_reaches_the_model(capsys, tmp_path, monkeypatch):
                                  "--out", str(tmp_path / "g.png")])
     assert code == 0, err
     assert seen["target"] == 30
+
+
+# --------------------------------------------------------------------------- legibility
+
+def test_hand_chart_stacks_its_panels_in_a_portrait_figure():
+    res = odds("R R 3 A", "mano")
+    tall = plots.plot_hand(res, size=plots.figure_size(size="340x460"))
+    top, bottom = (ax.get_position() for ax in tall.axes[:2])
+    assert bottom.y1 <= top.y0  # one above the other: each as wide as a phone
+    wide = plots.plot_hand(res, size=plots.figure_size(size="1000x560"))
+    left, right = (ax.get_position() for ax in wide.axes[:2])
+    assert left.x1 <= right.x0  # side by side
+    for fig in (tall, wide):  # readable text: nothing under 8 points
+        fig.canvas.draw()
+        sizes = [t.get_fontsize() for ax in fig.axes for t in ax.texts + ax.get_xticklabels() if t.get_text()]
+        assert min(sizes) >= 8
+
+
+def test_quantile_bounds_give_each_band_its_share():
+    x = np.arange(1000) / 10.0
+    b = plots.quantile_bounds(x, bands=10)
+    assert (np.diff(b) > 0).all() and b[0] <= x.min() and b[-1] >= x.max()
+    counts, _ = np.histogram(x, bins=b)
+    assert counts.min() >= 90 and counts.max() <= 110  # about a tenth each
+    # grande-like values: most hands within a few points: the bands follow them, not 0-100
+    y = np.concatenate([np.full(280, 33.3) + np.linspace(0, 3, 280), np.linspace(40, 100, 50)])
+    b = plots.quantile_bounds(y, bands=12)
+    assert (b < 37).sum() >= 8  # most bands where most values are
+    assert plots.quantile_bounds(np.full(5, 50.0)).tolist() == [49.5, 50.5]  # one value: one band
+
+
+def test_heatmap_colours_separate_hands_a_linear_scale_paints_alike(table):
+    # the 8 strongest hands at grande win it nearly always: within a few points of 100 %, one colour on a
+    # 0-100 % scale; the equal-count bands give them several
+    fig = plots.plot_heatmap(table, "grande", Variant())
+    im = fig.axes[0].images[0]
+    data = im.get_array()
+    assert np.nanmin(data) > 90
+    colours = {tuple(np.round(c, 3)) for c in im.to_rgba(data).reshape(-1, 4)}
+    import matplotlib
+
+    linear = {tuple(np.round(c, 3)) for c in matplotlib.colormaps[plots.CMAP](np.asarray(data).ravel() / 100.0)}
+    assert len(colours) >= 8 and len(colours) >= 2 * len(linear), (len(colours), len(linear))
+    # the seat effect: centred on zero, the seats' differences around each hand's mean
+    effect = fig.axes[1].images[0]
+    e = np.asarray(effect.get_array())
+    assert np.allclose(np.nansum(e, axis=0), 0, atol=1e-9)
+    assert effect.norm(0.0) == pytest.approx(0.5)
+
+
+def _pushfold_frame():
+    import pandas as pd
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    t = hand_tables(v)
+    order = plots.hand_order(v, "grande", range(t.n_hands))
+    rows = []
+    for seat in ("mano", "second", "third", "postre"):
+        for rank, h in enumerate(order):
+            call = 1.0 if (seat == "postre" and rank < 3) else 0.3 if (seat == "postre" and rank == 3) else 0.0
+            accept = 1.0 if rank < 10 else 0.02 if rank == 200 else 0.0
+            rows.append({"seat": seat, "hand": t.labels[h], "hand_index": h, "p_call": call, "p_accept": accept})
+    df = pd.DataFrame(rows)
+    df.attrs.update({"variant": "8-reyes", "lance": "grande", "score": {"us": 0, "them": 0, "target": 40},
+                     "iterations": 10, "nashconv": {"nashconv": 0.001}, "deal": "as-dealt",
+                     "call_node": {"second": "paso"}, "answer_node": {"second": "órdago"}})
+    return df, order, t
+
+
+def test_pushfold_chart_lists_the_hands_that_play_in_large_cells(tmp_path):
+    df, order, t = _pushfold_frame()
+    listed, rest = plots.pushfold_rows(df, Variant(), "grande")
+    assert listed == order[:10]  # the hands someone plays 5 % of the time or more, the strongest first
+    assert len(rest) == len(order) - 10 and order[200] in rest  # 2 % is not "plays"
+    fig = plots.plot_pushfold_chart(df)
+    w, h = fig.get_size_inches() * fig.dpi
+    assert w <= 1600 and h <= 1100
+    tab = fig.axes[2]
+    fig.canvas.draw()
+    rows = len(tab.get_yticklabels())
+    assert rows == 11 and "320" in tab.get_yticklabels()[-1].get_text()
+    height_px = tab.get_window_extent().height / rows
+    assert height_px >= 20  # a cell a player can read
+    texts = {(round(x.get_position()[1]), round(x.get_position()[0])): x.get_text() for x in tab.texts}
+    assert texts[(3, 3)] == "30"  # postre calls with the 4th hand 30 % of the time
+    assert texts[(0, 4)] == "100" and texts[(10, 4)] == "≤2"  # the other hands: at most 2 %
+    assert min(x.get_fontsize() for x in tab.texts) >= 6.5
+    path = plots.save_figure(fig, tmp_path / "pf.png")
+    assert png_size(path) == (1400, 1000)

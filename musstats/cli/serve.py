@@ -21,12 +21,14 @@ __all__ = ["serve"]
 @click.option("--workers", default=None,
               help="Worker threads for the computations [default: twice the CPUs, 4 to 8].")
 def serve(host, port, open_browser, workers) -> None:
-    """A local web page for players: pick four cards, a seat and the rules, and see the odds,
-    what to throw, whether to cut the mus and whether to call an órdago, with a chart.
+    """A local web page for players, in Spanish or English: pick four cards, a seat, the score
+    and the rules, and see whether to call or accept an órdago against equilibrium opponents,
+    the equilibrium betting of each lance step by step, whether to cut the mus, what to
+    throw and the odds of each lance, with a chart.
 
     The same server answers a JSON API (/api/odds, /api/discard, /api/mus, /api/ordago,
-    /api/game, /api/bet, /api/chart) whose answers are the commands' --format json;
-    the reference is at /docs.  Ctrl-C stops it.
+    /api/game, /api/bet, /api/tree, /api/chart) whose answers are the commands' --format
+    json; the reference is at /docs.  Ctrl-C stops it.
 
     Example: musstats serve --open
     """

@@ -13,8 +13,9 @@ Size: a figure is ``width`` × ``height`` inches at ``dpi`` dots per inch
 takes a pixel size ``"WxH"``, which means W/dpi × H/dpi inches.  A PNG then has exactly
 W × H pixels; an SVG or PDF has the same physical size (W/dpi × 72 by H/dpi × 72 points).
 
-Colours: the Okabe–Ito palette for categories and cividis for continuous scales, both
-readable with colour-vision deficiencies; lance names are the Spanish ones.
+Colours: the Okabe–Ito palette for categories, cividis or viridis for continuous scales and
+PuOr for differences around zero, all readable with colour-vision deficiencies; lance names
+are the Spanish ones.
 """
 
 from __future__ import annotations
@@ -35,10 +36,10 @@ from musstats.rules.labels import LANCE_ES, LANCES, SEAT_ES, SEATS
 from musstats.rules.variant import Variant, make_variant
 from musstats.tables.hands import hand_tables
 
-__all__ = ["OKABE_ITO", "LANCE_COLOR", "CMAP", "DEFAULT_WIDTH", "DEFAULT_HEIGHT", "DEFAULT_DPI",
-           "MAX_PIXELS", "PLOT_KINDS", "figure_size", "new_figure", "save_figure", "plot_hand", "hand_order",
-           "plot_heatmap", "plot_totals", "plot_convergence", "MUS_CATEGORIES", "plot_mus", "plot_game",
-           "save_game", "describe_kinds"]
+__all__ = ["OKABE_ITO", "LANCE_COLOR", "CMAP", "HEATMAP_CMAP", "SEAT_EFFECT_CMAP", "DEFAULT_WIDTH", "DEFAULT_HEIGHT",
+           "DEFAULT_DPI", "MAX_PIXELS", "PLOT_KINDS", "figure_size", "new_figure", "save_figure", "plot_hand",
+           "hand_order", "quantile_bounds", "plot_heatmap", "plot_totals", "plot_convergence", "MUS_CATEGORIES",
+           "plot_mus", "plot_game", "save_game", "plot_pushfold_chart", "pushfold_rows", "describe_kinds"]
 
 #: Okabe & Ito (2008) colour-blind-safe palette
 OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
@@ -117,21 +118,26 @@ def _variant_tag(v: Variant) -> str:
 
 def plot_hand(res, size=None):
     """Per-lance P(team) and net EV bars of an :class:`~musstats.analysis.odds.OddsResult`;
-    95 % error bars for Monte Carlo."""
+    95 % error bars for Monte Carlo.  The two panels sit side by side in a landscape figure
+    and one above the other in a portrait one (a phone), with titles wrapped to the width."""
     fig = new_figure(size)
-    ax1, ax2 = fig.subplots(1, 2)
+    w, h = fig.get_size_inches()
+    portrait = h > w
+    ax1, ax2 = fig.subplots(2, 1) if portrait else fig.subplots(1, 2)
     names = [LANCE_ES[lance] for lance in LANCES]
     colors = [LANCE_COLOR[lance] for lance in LANCES]
     x = np.arange(len(LANCES))
     p, p_se = res.mean[:, 0], res.se[:, 0]
     ev, ev_se = res.mean[:, 4], res.se[:, 4]
     mc = res.method == "mc"
+    small = w * fig.dpi < 700  # a narrow figure: shorter labels, smaller ticks
     ax1.bar(x, 100 * p, color=colors, edgecolor="black", linewidth=0.6,
             yerr=100 * 1.96 * p_se if mc else None, capsize=4 if mc else 0)
     ax1.set_xticks(x, names)
-    ax1.set_ylim(0, 105)
-    ax1.set_ylabel("P(team) — nuestra pareja gana el lance / our team wins (%)")
-    ax1.set_title("Probabilidad / probability")
+    ax1.set_ylim(0, 112)
+    ax1.set_yticks(range(0, 101, 20))
+    ax1.set_ylabel("P(team) %" if small else "P(team): nuestra pareja gana / our team wins (%)")
+    ax1.set_title("Probabilidad de ganar el lance / P(our team wins the lance)", wrap=True, fontsize=10)
     for xi, v in zip(x, p):
         ax1.annotate(f"{100 * v:.1f} %", (xi, 100 * v), ha="center", va="bottom", fontsize=9,
                      xytext=(0, 3), textcoords="offset points")
@@ -139,14 +145,23 @@ def plot_hand(res, size=None):
             yerr=1.96 * ev_se if mc else None, capsize=4 if mc else 0)
     ax2.axhline(0, color="black", linewidth=0.8)
     ax2.set_xticks(x, names)
-    ax2.set_ylabel("EV neto en paso / net stones (ours − theirs)")
-    ax2.set_title(f"Piedras esperadas / expected stones (total {ev.sum():+.2f})")
+    ax2.set_ylabel("EV" if small else "EV neto / net stones (ours − theirs)")
+    ax2.set_title(f"Piedras esperadas en paso / expected stones en paso (total {ev.sum():+.2f})", wrap=True,
+                  fontsize=10)
+    lo, hi = min(0.0, float(ev.min())), max(0.0, float(ev.max()))
+    pad = 0.18 * (hi - lo or 1.0)
+    ax2.set_ylim(lo - (pad if lo < 0 else 0), hi + (pad if hi > 0 else 0))
     for xi, v in zip(x, ev):
         ax2.annotate(f"{v:+.2f}", (xi, v), ha="center", va="bottom" if v >= 0 else "top", fontsize=9,
                      xytext=(0, 3 if v >= 0 else -3), textcoords="offset points")
+    for ax in (ax1, ax2):
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+        if small:
+            ax.tick_params(axis="x", labelsize=8.5)
     how = "exact" if not mc else f"Monte Carlo, {res.trials:,} deals, seed {res.seed}; bars ± 1.96 SE"
-    _title(fig, f"{' '.join(c.label for c in res.hand)} · {SEAT_ES[res.context.seating.name(res.seat)]} · "
-                f"{_variant_tag(res.variant)} · {how}")
+    fig.suptitle(f"{' '.join(c.label for c in res.hand)} · {SEAT_ES[res.context.seating.name(res.seat)]} · "
+                 f"{_variant_tag(res.variant)} · {how}", fontsize=11, wrap=True)
     return fig
 
 
@@ -202,26 +217,74 @@ def _seat_grid(df, column: str, order: list[int]) -> tuple[np.ndarray, list[str]
     return grid, seats
 
 
+#: colour map of the P(team) heatmap (perceptually uniform, colour-blind safe) and of the seat effect
+HEATMAP_CMAP = "viridis"
+SEAT_EFFECT_CMAP = "PuOr"
+#: colour bands of the P(team) heatmap: each holds about the same number of cells
+HEATMAP_BANDS = 12
+
+
+def quantile_bounds(values: np.ndarray, bands: int = HEATMAP_BANDS) -> np.ndarray:
+    """Band limits (in the values' units) such that each band holds about the same number of
+    values: a colour scale that spends its colours where the values are, rounded to 0.1 and
+    strictly increasing (fewer bands when many values are equal)."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return np.array([0.0, 100.0])
+    q = np.round(np.quantile(x, np.linspace(0, 1, bands + 1)), 1)
+    q[0], q[-1] = min(q[0], np.floor(x.min() * 10) / 10), max(q[-1], np.ceil(x.max() * 10) / 10)
+    b = np.unique(q)
+    if b.size < 2:
+        b = np.array([b[0] - 0.5, b[0] + 0.5])
+    return b
+
+
 def plot_heatmap(df, lance: str, variant: Variant | None = None, size=None):
     """``p_team`` of ``lance`` for every hand (columns, strongest at that lance first) and seat (rows).
 
-    ``df``: a table from :func:`musstats.analysis.table.strategy_table` or
+    Top: P(team) on a colour scale of equal-count bands (most hands of grande sit within a few
+    points of each other; a linear 0-100 % scale paints them one grey), the band limits on the
+    colour bar.  Bottom: the seat effect, each seat's P(team) minus the hand's mean over the
+    seats, in percentage points on a diverging scale centred on 0 (mano's ties, postre's
+    position).  ``df``: a table from :func:`musstats.analysis.table.strategy_table` or
     :func:`musstats.analysis.table.odds_grid`."""
+    from matplotlib.colors import BoundaryNorm, TwoSlopeNorm
+
     lance = checks.lance(lance)
     v = variant or _variant_of(df)
     t = hand_tables(v)
     order = hand_order(v, lance, sorted(set(int(h) for h in df["hand_index"])))
     grid, seats = _seat_grid(df, f"p_team_{lance}", order)
+    pct_grid = 100 * grid
     fig = new_figure(size)
-    ax = fig.subplots()
-    im = ax.imshow(100 * grid, aspect="auto", cmap=CMAP, vmin=0, vmax=100, interpolation="nearest")
+    ax, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=[1.25, 1.0])
+    bounds = quantile_bounds(pct_grid)
+    import matplotlib
+
+    cmap = matplotlib.colormaps[HEATMAP_CMAP]
+    norm = BoundaryNorm(bounds, cmap.N)
+    im = ax.imshow(pct_grid, aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
     ax.set_yticks(range(len(seats)), [SEAT_ES[s] for s in seats])
-    _hand_axis(ax, [t.labels[h] for h in order])
-    ax.set_xlabel(f"Mano (hand), de la mejor a la peor a {LANCE_ES[lance]} / strongest at "
-                  f"{LANCE_ES[lance]} on the left ({len(order)} hands)")
     ax.set_ylabel("Asiento / seat")
-    cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.01)
+    ax.set_title(f"P(team) % — colour bands of equal size (about {100 // max(1, len(bounds) - 1)} % of the cells "
+                 f"each)", fontsize=10)
+    cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.01, spacing="uniform", ticks=bounds)
+    cb.ax.set_yticklabels([f"{b:.1f}" for b in bounds], fontsize=8)
     cb.set_label("P(team) %")
+    effect = pct_grid - np.nanmean(pct_grid, axis=0, keepdims=True) if len(seats) > 1 else pct_grid * 0
+    span = float(np.nanmax(np.abs(effect))) if np.isfinite(effect).any() else 0.0
+    span = max(span, 0.1)
+    im2 = ax2.imshow(effect, aspect="auto", cmap=SEAT_EFFECT_CMAP, norm=TwoSlopeNorm(0.0, -span, span),
+                     interpolation="nearest")
+    ax2.set_yticks(range(len(seats)), [SEAT_ES[s] for s in seats])
+    ax2.set_ylabel("Asiento / seat")
+    ax2.set_title("Efecto del asiento / seat effect: P(team) − the hand's mean over the seats (points)", fontsize=10)
+    cb2 = fig.colorbar(im2, ax=ax2, fraction=0.05, pad=0.01)
+    cb2.set_label("points of P(team)")
+    _hand_axis(ax2, [t.labels[h] for h in order])
+    ax2.set_xlabel(f"Mano (hand), de la mejor a la peor a {LANCE_ES[lance]} / strongest at "
+                   f"{LANCE_ES[lance]} on the left ({len(order)} hands)")
     note = {"pares": "  (0 when nobody holds pares)", "juego": "  (0 when nobody holds juego)",
             "punto": "  (0 when someone holds juego)"}.get(lance, "")
     _title(fig, f"{LANCE_ES[lance]}: P(nuestra pareja gana / our team wins) por mano y asiento · "
@@ -519,7 +582,7 @@ def describe_kinds() -> dict[str, str]:
     }
 
 
-# --------------------------------------------------------------------------- push/fold chart (issue 14)
+# --------------------------------------------------------------------------- push/fold chart
 
 #: hands per row of a push/fold panel
 PUSHFOLD_COLUMNS = 22
@@ -544,55 +607,125 @@ def pushfold_cells(df, column: str, seat: str, variant: Variant, lance: str,
     return grid, labels
 
 
+#: the most hands listed one by one in the table of a push/fold chart
+PUSHFOLD_ROWS = 40
+#: a frequency at or above this is "plays"; strictly between it and 1 - it, "mixed"
+PUSHFOLD_ACTIVE = 0.05
+#: line styles of the four seats (colour and dash, readable in grey too)
+_SEAT_STYLE = {"mano": (OKABE_ITO["blue"], "-"), "second": (OKABE_ITO["vermillion"], "--"),
+               "third": (OKABE_ITO["green"], "-."), "postre": (OKABE_ITO["orange"], ":")}
+
+
+def pushfold_rows(df, variant: Variant, lance: str, max_rows: int = PUSHFOLD_ROWS,
+                  active: float = PUSHFOLD_ACTIVE) -> tuple[list[int], list[int]]:
+    """The hands of a push/fold table: (listed, rest).  Listed: the hands that some seat calls or
+    accepts at least ``active`` of the time, from the strongest at ``lance``, at most
+    ``max_rows``; rest: every other hand of the table."""
+    hands = sorted(set(int(h) for h in df["hand_index"]))
+    order = hand_order(variant, lance, hands)
+    hit = df[(df["p_call"] >= active) | (df["p_accept"] >= active)]
+    on = set(int(h) for h in hit["hand_index"])
+    listed = [h for h in order if h in on][:max_rows]
+    chosen = set(listed)
+    return listed, [h for h in order if h not in chosen]
+
+
 def plot_pushfold_chart(df, variant: Variant | None = None, size=None):
-    """The push/fold chart of an órdago at a score (``musstats ordago --chart``): one panel per
-    seat and decision -- top row: how often the seat calls an órdago at its first turn
-    (everyone before it passed); bottom row: how often it accepts an opening órdago of the
-    other team -- each a grid of the seat's hands from the strongest at the lance (top left)
-    to the weakest, labelled in the cell and coloured by the frequency; a mixed frequency
-    (strictly between 5 % and 95 %) is written in the cell as a percentage."""
+    """The push/fold chart of an órdago at a score (``musstats ordago --chart``), in two parts.
+
+    Left, every hand: how often each seat calls an órdago at its first turn (everyone before it
+    passed; top) and accepts an opening órdago of the other team (bottom), one line per seat,
+    against the hands from the strongest at the lance to the weakest (labelled every few
+    hands).  Right, the hands that play: a table of every hand some seat calls or accepts at
+    least 5 % of the time (the strongest first, up to :data:`PUSHFOLD_ROWS`), one column per
+    seat and decision, the frequency written in each cell and a last row for all the other
+    hands (the most often any of them plays)."""
+    from matplotlib.colors import Normalize
+
     a = df.attrs
     v = variant or make_variant(a.get("variant", "8-reyes"))
     lance = a.get("lance", "grande")
+    t = hand_tables(v)
     seats = [s for s in SEATS if s in set(df["seat"])]
     if size is None:
-        size = (5.6 * len(seats) + 1.2, 11.5, DEFAULT_DPI)
+        size = (14.0, 10.0, DEFAULT_DPI)
     fig = new_figure(size)
-    axes = np.atleast_2d(fig.subplots(2, len(seats)))
-    im = None
+    grid = fig.add_gridspec(2, 2, width_ratios=[1.25, 1.0])
+    ax_call, ax_acc = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, 0])
+    ax_tab = fig.add_subplot(grid[:, 1])
+    order = hand_order(v, lance, sorted(set(int(h) for h in df["hand_index"])))
+    pos = {h: i for i, h in enumerate(order)}
     nodes = (a.get("call_node") or {}, a.get("answer_node") or {})
-    for j, seat in enumerate(seats):
-        for i, (col, name) in enumerate((("p_call", "echar / call"), ("p_accept", "querer / accept"))):
-            ax = axes[i, j]
-            grid, labels = pushfold_cells(df, col, seat, v, lance)
-            im = ax.imshow(100 * grid, cmap=CMAP, vmin=0, vmax=100, interpolation="nearest", aspect="auto")
-            for r in range(grid.shape[0]):
-                for c in range(grid.shape[1]):
-                    x = grid[r, c]
-                    if x != x:
-                        continue
-                    mixed = 0.05 < x < 0.95
-                    colour = "black" if x > 0.6 else "white"
-                    txt = labels[r][c] + (f"\n{100 * x:.0f}%" if mixed else "")
-                    ax.text(c, r, txt, ha="center", va="center", fontsize=4.2 if mixed else 4.8, color=colour,
-                            family="monospace", fontweight="bold" if mixed else "normal")
-            ax.set_xticks([])
-            ax.set_yticks([])
-            hist = nodes[i].get(seat)
-            where = f"after {hist}" if hist else ("first to speak" if i == 0 else "")
-            n_on = int(np.nansum(grid > 0.5))
-            n_mix = int(np.nansum((grid > 0.05) & (grid < 0.95)))
-            ax.set_title(f"{SEAT_ES[seat]} · {name}" + (f" ({where})" if where else "") +
-                         f"\n{n_on} hands > 50 %, {n_mix} mixed", fontsize=8)
-    if im is not None:
-        cb = fig.colorbar(im, ax=axes, fraction=0.015, pad=0.01)
-        cb.set_label("% of the time (mixed: % written in the cell)")
+    x = np.arange(len(order))
+    for ax, (col, name), node in zip((ax_call, ax_acc), (("p_call", "echar / call"), ("p_accept", "querer / accept")),
+                                     nodes):
+        for seat in seats:
+            d = df[df["seat"] == seat]
+            y = np.full(len(order), np.nan)
+            for h, val in zip(d["hand_index"], d[col]):
+                y[pos[int(h)]] = 100 * val
+            on = int(np.nansum(y > 50))
+            mixed = int(np.nansum((y > 100 * PUSHFOLD_ACTIVE) & (y < 100 * (1 - PUSHFOLD_ACTIVE))))
+            colour, dash = _SEAT_STYLE[seat]
+            where = node.get(seat)
+            ax.step(x, y, where="mid", color=colour, linestyle=dash, linewidth=1.8,
+                    label=f"{SEAT_ES[seat]}" + (f" (after {where})" if where else "")
+                          + f": {on} > 50 %, {mixed} mixed")
+        ax.axhline(50, color="grey", linewidth=0.7, linestyle=":")
+        ax.set_ylim(-3, 103)
+        ax.set_xlim(-0.5, len(order) - 0.5)
+        ax.set_ylabel(f"{name} (% of the time)")
+        ax.grid(alpha=0.25)
+        ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
+        step = max(1, math.ceil(len(order) / 24))
+        ax.set_xticks(range(0, len(order), step), [t.labels[order[i]].replace(" ", "") for i in range(0, len(order), step)],
+                      rotation=90, fontsize=8, family="monospace")
+    ax_call.set_title(f"Cada mano / every hand, de la mejor a la peor a {LANCE_ES.get(lance, lance)} (strongest left)",
+                      fontsize=10)
+    ax_acc.set_xlabel(f"mano (hand), {len(order)} in all")
+
+    listed, rest = pushfold_rows(df, v, lance)
+    cols = [(seat, c) for c in ("p_call", "p_accept") for seat in seats]
+    val = {(s, c): dict(zip((int(h) for h in df[df["seat"] == s]["hand_index"]), df[df["seat"] == s][c]))
+           for s, c in cols}
+    rows = len(listed) + 1
+    table = np.full((rows, len(cols)), np.nan)
+    for i, h in enumerate(listed):
+        for j, key in enumerate(cols):
+            table[i, j] = val[key].get(h, np.nan)
+    for j, key in enumerate(cols):
+        others = [val[key][h] for h in rest if h in val[key]]
+        table[-1, j] = max(others) if others else np.nan
+    im = ax_tab.imshow(100 * table, cmap=CMAP, norm=Normalize(0, 100), aspect="auto", interpolation="nearest")
+    font = 8.5 if rows <= 30 else 7.5 if rows <= 36 else 6.8
+    for i in range(rows):
+        for j in range(len(cols)):
+            p = table[i, j]
+            if p != p:
+                continue
+            txt = f"{100 * p:.0f}" if p >= 0.005 else "·"
+            if i == rows - 1:
+                txt = f"≤{100 * p:.0f}" if p >= 0.005 else "0"
+            ax_tab.text(j, i, txt, ha="center", va="center", fontsize=font,
+                        color="black" if p > 0.6 else "white", fontweight="bold" if 0.05 < p < 0.95 else "normal")
+    ax_tab.set_yticks(range(rows), [t.labels[h] for h in listed] + [f"las otras {len(rest)} / the other {len(rest)}"],
+                      fontsize=font, family="monospace")
+    ax_tab.set_xticks(range(len(cols)), [f"{SEAT_ES[s]}\n{'echar' if c == 'p_call' else 'querer'}" for s, c in cols],
+                      fontsize=8.5)
+    ax_tab.xaxis.tick_top()
+    ax_tab.axvline(len(seats) - 0.5, color="white", linewidth=3)
+    ax_tab.axhline(rows - 1.5, color="white", linewidth=3)
+    ax_tab.tick_params(length=0)
+    ax_tab.set_title(f"Las manos que juegan / hands some seat plays ≥ {100 * PUSHFOLD_ACTIVE:.0f} % of the time\n"
+                     f"(% of the time in the cell; · under 0.5 %)", fontsize=10)
+    cb = fig.colorbar(im, ax=ax_tab, fraction=0.04, pad=0.02)
+    cb.set_label("% of the time")
     sc = a.get("score", {})
     nc = (a.get("nashconv") or {}).get("nashconv")
     decl = f" · {a['declared']} declared" if a.get("declared") else ""
     _title(fig, f"Órdago a {LANCE_ES.get(lance, lance)} at {sc.get('us', '?')}-{sc.get('them', '?')} "
                 f"(mano's team first, a {sc.get('target', '?')}){decl} · "
                 f"{'after the mus · ' if a.get('deal') == 'after-mus' else ''}equilibrium in P(win the game), "
-                f"{a.get('iterations', '?')} iterations, NashConv {'–' if nc is None else f'{nc:.4f}'} · hands "
-                f"from the strongest at {lance} (top left) · {_variant_tag(v)}")
+                f"{a.get('iterations', '?')} iterations, NashConv {'–' if nc is None else f'{nc:.4f}'} · "
+                f"{_variant_tag(v)}")
     return fig

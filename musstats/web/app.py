@@ -50,7 +50,7 @@ from musstats import __version__
 from musstats.base.errors import MusError
 from musstats.web.endpoints import (ENDPOINTS, LIMITS, MAX_BODY_BYTES, TEN_KINGS_TRIALS, Endpoint, check_limits,
                                     query_params, validation_message)
-from musstats.web.jobs import Busy, JobManager, error_status, error_text
+from musstats.web.jobs import Busy, JobManager, error_status, error_text, one_line
 
 __all__ = ["create_app", "STATIC", "LOCAL_HOSTS"]
 
@@ -74,16 +74,6 @@ class JobRequest(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict, description="Its parameters, as for POST /api/<kind>.",
                                    examples=[{"hand": "R R 3 A", "seat": "mano"}])
     replaces: Optional[str] = Field(None, description="A job of this client to cancel (the request it replaces).")
-
-
-#: the longest error line sent (a longer one is cut, with an ellipsis)
-MAX_ERROR_CHARS = 400
-
-
-def one_line(message: Any) -> str:
-    """An error message as one line of at most :data:`MAX_ERROR_CHARS` characters."""
-    text = " ".join(str(message).split()) or "bad request"
-    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
 
 
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -219,7 +209,7 @@ def create_app(*, manager: JobManager | None = None, workers: int | None = None,
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception):
         log.exception("internal error at %s", request.url.path)
-        return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+        return _error(500, error_text(exc))
 
     # ------------------------------------------------------------------ the page
 

@@ -24,7 +24,9 @@
   others: ``ordago`` and ``game`` need the game model, whose first simulation for a set of
   rules takes seconds (five órdago questions waiting for it must not hold every worker),
   and ``bet`` cannot be stopped and may be long (solving a betting strategy that is not
-  shipped takes minutes and reports no progress).
+  shipped takes minutes and reports no progress).  ``bet`` has one lane per set of rules
+  and information model (:data:`LANE_PARAMS`), so that such a solve holds up only the
+  questions that wait for it, never the betting of the shipped strategies.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ from typing import Any, Callable, Iterator
 from musstats.base.errors import MusError
 from musstats.web.endpoints import Outcome, Unavailable
 
-__all__ = ["Cancelled", "Busy", "Computation", "Job", "JobManager", "default_workers", "error_status"]
+__all__ = ["Cancelled", "Busy", "Computation", "Job", "JobManager", "default_workers", "error_status", "error_text",
+           "one_line", "MAX_ERROR_CHARS"]
 
 log = logging.getLogger("musstats.web")
 
@@ -61,6 +64,10 @@ class Busy(Exception):
 
 #: kind -> (lane, threads of the lane)
 DEFAULT_LANES = {"ordago": ("model", 1), "game": ("model", 1), "bet": ("bet", 1)}
+#: kind -> the parameters that split its lane: one lane (of the kind's threads) per value of them
+LANE_PARAMS = {"bet": ("variant", "juego_real", "deal", "info")}
+#: the most lanes made that way; past it, the kind's own lane takes the rest
+MAX_SPLIT_LANES = 8
 
 
 def default_workers() -> int:
@@ -80,12 +87,25 @@ def error_status(err: BaseException) -> int:
     return 500
 
 
+#: the longest error line of a job (a longer one is cut, with an ellipsis)
+MAX_ERROR_CHARS = 400
+
+
+def one_line(message: object) -> str:
+    """A message as one line of at most :data:`MAX_ERROR_CHARS` characters."""
+    text = " ".join(str(message).split()) or "bad request"
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
+
+
 def error_text(err: BaseException) -> str:
+    """The one line a client sees for a computation's error."""
     if isinstance(err, (MusError, Unavailable, Busy)):
-        return str(err)
+        return one_line(err)
     if isinstance(err, Cancelled):
         return "the job was cancelled"
-    return f"internal error: {type(err).__name__}: {err}"
+    # the first line of an unexpected error (the whole of it is in the server's log)
+    first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    return one_line(f"internal error: {type(err).__name__}" + (f": {first}" if first else ""))
 
 
 class Computation:
@@ -182,6 +202,8 @@ class JobManager:
             pools.setdefault(lane, ThreadPoolExecutor(n, thread_name_prefix=f"musstats-web-{lane}"))
         self._lane_pools = pools
         self._lanes = {kind: pools[lane] for kind, (lane, _) in lanes.items()}
+        self._lane_threads = {kind: n for kind, (_, n) in lanes.items()}
+        self._split_pools: dict[str, ThreadPoolExecutor] = {}
         self._lock = threading.RLock()
         self._cache: OrderedDict[str, Outcome] = OrderedDict()
         self._cache_used = 0
@@ -243,13 +265,33 @@ class JobManager:
                         self._inflight[k] = comp
                     self._pending += 1
                     self._live.add(comp)
-                    self._lanes.get(kind, self._pool).submit(self._run, comp)
+                    self._pool_for(kind, params).submit(self._run, comp)
                 comp.holders += 1
                 job = Job(kind, comp)
             if register:
                 self._jobs[job.id] = job
                 self._trim()
         return job
+
+    def _pool_for(self, kind: str, params: dict) -> ThreadPoolExecutor:
+        """The pool a computation runs in: the kind's lane, split by :data:`LANE_PARAMS`
+        (called with the lock held)."""
+        base = self._lanes.get(kind, self._pool)
+        split = LANE_PARAMS.get(kind)
+        if not split or kind not in self._lanes:
+            return base
+        values = [params.get(p) for p in split]
+        if all(v is None for v in values):
+            return base
+        name = f"{kind}:" + ",".join("" if v is None else str(v) for v in values)
+        pool = self._split_pools.get(name)
+        if pool is None:
+            if len(self._split_pools) >= MAX_SPLIT_LANES:
+                return base
+            pool = ThreadPoolExecutor(self._lane_threads.get(kind, 1), thread_name_prefix=f"musstats-web-{kind}")
+            self._split_pools[name] = pool
+            self._lane_pools[name] = pool
+        return pool
 
     def _run(self, comp: Computation) -> None:
         try:
@@ -391,8 +433,12 @@ class JobManager:
 
     def status(self) -> dict[str, Any]:
         with self._lock:
+            by_kind: dict[str, int] = {}
+            for c in self._live:
+                by_kind[c.kind] = by_kind.get(c.kind, 0) + 1
             return {"workers": self.workers, "lanes": {k: p._max_workers for k, p in self._lane_pools.items()},
-                    "serialised": self._serial is not None, "pending": self._pending, "running": self._running,
+                    "serialised": self._serial is not None, "pending": self._pending,
+                    "pending_by_kind": dict(sorted(by_kind.items())), "running": self._running,
                     "jobs": len(self._jobs), "cache_entries": len(self._cache),
                     "cache_bytes": self._cache_used, **self.counts}
 

@@ -4,7 +4,11 @@
  * cards).  Whenever it changes, every result panel asks the server for its answer through
  * the job API (POST /api/jobs with "replaces": the panel's previous job, which the server
  * cancels), polls it for progress and renders the JSON: the same JSON as the command
- * line's --format json.  The URL's #fragment keeps the state, so a link reopens the hand.
+ * line's --format json.  The page computes no figure itself: it parses, asks and shows.
+ * The URL's #fragment keeps the state, so a link reopens the hand.
+ *
+ * Two languages (Spanish when the browser prefers it, English otherwise, and a switch);
+ * the names of the lances and of the actions are the Spanish ones in both.
  */
 "use strict";
 
@@ -19,11 +23,376 @@
   const LANCE_ES = {grande: "Grande", chica: "Chica", pares: "Pares", juego: "Juego", punto: "Punto"};
   const STATS = ["p_team", "p_self", "p_played", "p_contested", "ev_net"];
   const SEATS = ["mano", "second", "third", "postre"];
-  const SEAT_LABEL = {mano: "Mano", second: "Second", third: "Third", postre: "Postre"};
   const DISCARD_ROWS = 6;
   const SVG_NS = "http://www.w3.org/2000/svg";
+  /** px: from this width the inputs sit beside the answers (as in style.css) */
+  const WIDE = 1000;
 
   const $ = (id) => document.getElementById(id);
+
+  // ------------------------------------------------------------------ language
+
+  const STR = {
+    en: {
+      "subtitle": "Mus odds at the table",
+      "skip": "Skip to the results",
+      "hand.h": "Your hand",
+      "hand.view": "Your four cards",
+      "cards": "Cards",
+      "cards.ph": "e.g. R R 3 A",
+      "clear": "Clear",
+      "cards.help": "Pick four cards below or type them: R C S 7 6 5 4 3 2 A (S/o = sota de oros).",
+      "seat.legend": "Your seat",
+      "seat.mano": "Mano", "seat.second": "Second", "seat.third": "Third", "seat.postre": "Postre",
+      "score.legend": "Score before this hand",
+      "score.us": "Us", "score.them": "Them",
+      "target": "Game to", "target.40": "40 stones", "target.30": "30 stones",
+      "picker.summary": "Pick the cards",
+      "pick.legend": "Cards you pick go to", "pick.hand": "your hand", "pick.dead": "the dead cards",
+      "picker.aria": "The 40 cards of the Spanish deck",
+      "picker.help": "Arrow keys move between the cards; Enter or Space picks one, again to put it back.",
+      "dead": "Dead cards", "dead.ph": "seen on the table, e.g. 7 7",
+      "dead.help": "Cards you have seen (the odds take them out of the deck).",
+      "recompute": "Recompute", "cancel": "Cancel", "cli": "Command line:",
+      "ordago.lead": "Against equilibrium opponents: the best play at this score, with P(win the game) of each "
+        + "choice.",
+      "col.lance": "Lance", "ordago.yours": "Your turn: órdago?", "ordago.theirs": "Their órdago",
+      "ordago.random.summary": "Comparison: random hands (no betting read)",
+      "ordago.random.what": "What a player would decide if the others' hands were random given the declarations, "
+        + "ignoring what their betting says. Not the advice.",
+      "col.plance": "P(win lance)", "ordago.yours.short": "Yours", "ordago.theirs.short": "Theirs",
+      "bet.h": "Betting", "bet.undo": "Undo", "bet.restart": "Start again", "bet.history": "What has been said",
+      "col.action": "Action", "col.peq": "P(eq.)",
+      "col.peq.t": "how often the equilibrium strategy takes it with this hand here",
+      "col.evstones": "EV stones", "col.evstones.t": "expected stones of your team in this lance after it, "
+        + "± standard error",
+      "mus.h": "Cut or mus", "discard.h": "What to throw",
+      "col.keep": "Keep", "col.rank.t": "the value the keep-sets are ranked by, ± standard error",
+      "col.gap": "Gap", "col.gap.t": "stones given up against the best keep-set, in the ranked column",
+      "col.enpaso": "En paso", "col.enpaso.t": "expected stones en paso (no betting), ± standard error",
+      "discard.lances": "Per lance, en paso",
+      "odds.h": "Odds of each lance",
+      "col.pteam.t": "our team holds the best hand of the lance",
+      "col.pself": "P(self)", "col.pself.t": "we hold it ourselves",
+      "col.pplay": "P(play)", "col.pplay.t": "the lance is played",
+      "col.pcont": "P(cont.)", "col.pcont.t": "both teams hold it, so it is bet",
+      "col.evnet": "EV net", "col.evnet.t": "expected stones en paso, ours minus theirs",
+      "chart.h": "Chart",
+      "chart.caption": "P(team) and expected stones of each lance (the odds table in a picture).",
+      "rules.h": "Rules, declarations and seña",
+      "variant": "Deck", "variant.8": "8 reyes", "variant.4": "4 reyes", "variant.10": "Ten kings (jokers)",
+      "jr.off": "off", "jr.figure": "7 7 7 + figure",
+      "redeal": "4-5-6-7 is redealt",
+      "decl.legend": "What the others declared",
+      "signal": "Your partner's seña", "signal.none": "none",
+      "signal.duples": "duples (two pairs, or four of a kind)", "signal.medias": "medias (three of a rank)",
+      "signal.31": "juego of 31", "signal.two-reyes": "exactly two reyes", "signal.three-reyes": "exactly three reyes",
+      "signal.four-reyes": "four reyes", "signal.two-ases": "exactly two ases",
+      "signal.three-ases": "exactly three ases", "signal.four-ases": "four ases", "signal.punto-30": "punto 30",
+      "signal.bad": "bad cards (no pares, no juego)",
+      "advanced": "Advanced", "method": "Odds by", "method.exact": "exact where possible", "trials": "Odds: deals",
+      "seed": "Seed", "objective": "Throw for", "objective.total": "the whole hand",
+      "objective.juego": "juego or punto", "policy": "The others discard by", "policy.table": "the strategy table",
+      "policy.reyes-pairs": "keep reyes and pairs", "policy.grande": "keep reyes", "policy.chica": "keep ases",
+      "policy.31": "go for 31", "keeptrials": "Mus: deals per keep-set",
+      "advanced.help": "Monte Carlo answers with a seed are repeatable; empty the seed for a fresh draw. This server "
+        + "computes up to 20,000,000 deals for the odds and 2,000,000 per keep-set.",
+      "foot": "Rules of “musstats rules”. Advice against equilibrium opponents where the betting is solved; odds "
+        + "en paso by exact enumeration where possible, Monte Carlo with standard errors (±) elsewhere. Lances that "
+        + "are not played show “–”.",
+      // generated text
+      "jokers": "Your jokers stand for a rey or an as (each holder chooses the best).",
+      "typed": "Typed: {text}",
+      "hand.full": "Your hand has four cards already: put one back first.",
+      "card.inhand": "{card}, in your hand", "card.dead": "{card}, a dead card", "card.joker": "{card} (joker)",
+      "card.back": "{card}: put it back", "card.back.t": "Put it back",
+      "partner": "{seat} (partner)",
+      "team.line": "Your partner is {partner}: {mine} against {theirs}.",
+      "team.0": "mano and third", "team.1": "second and postre",
+      "decl.help": "Truthful declarations before pares and juego narrow the other hands (odds, órdago, betting).",
+      "decl.help.10": "Declarations and señas are not available with ten kings (a joker's pares and juego depend "
+        + "on its identity).",
+      "decl.unknown": "?",
+      "variant.help.8": "With 8 reyes the 3s are reyes and the 2s ases.",
+      "variant.help.4": "With 4 reyes every card keeps its own rank and points.",
+      "variant.help.10": "Ten kings: 8 reyes, and the sotas de copas and oros (S/c, S/o) are jokers, each a rey or "
+        + "an as. Odds by Monte Carlo.",
+      "status.pick": "Pick four cards.", "status.more1": "Pick 1 more card.", "status.more": "Pick {n} more cards.",
+      "status.busy1": "Computing… (1 question open)", "status.busy": "Computing… ({n} questions open)",
+      "status.bad": "That hand cannot be computed.", "status.ok": "Up to date.",
+      "err.top": "Cannot compute: {m}",
+      "err.noserver": "the server does not answer ({m})",
+      "err.show": "could not show the answer ({m})",
+      "err.status": "the server answered {n}",
+      "cancelled": "Cancelled. Change the hand or press Recompute to run it again.",
+      "run.deals": "{done} of {total} deals", "run.steps": "{done} of {total}",
+      "run.wait": "waiting…", "run.busy": "computing…",
+      // órdago
+      "ordago.at": "Órdago at {us}-{them}",
+      "ordago.pass": "paso", "ordago.call": "órdago", "ordago.refuse": "no quiero", "ordago.accept": "quiero",
+      "ordago.gloss.pass": "don't call", "ordago.gloss.call": "call it", "ordago.gloss.refuse": "refuse",
+      "ordago.gloss.accept": "accept",
+      "ordago.pwin": "P(win the game): {a} {pa} · {b} {pb}",
+      "ordago.mixed": "mixed: {p} of the time",
+      "ordago.nosay": "no equilibrium figures: {why}",
+      "ordago.all": "Every action at your turn and against their órdago",
+      "ordago.allcol.p": "P(eq.)", "ordago.allcol.win": "P(win game)",
+      "ordago.where.call": "your turn after {h}", "ordago.where.first": "your turn, first to speak",
+      "ordago.where.answer": "their órdago after {h}",
+      "ordago.note": "Equilibrium of the lance solved at {us}-{them} with P(win the game) as the payoff "
+        + "({deal}; {it} iterations, {src}; NashConv {nc}); figures by Monte Carlo over {deals} deals, seed {seed}. "
+        + "Your team {mano} mano.",
+      "ordago.is": "is", "ordago.isnot": "is not",
+      "ordago.random.be": "Random hands: call when P(win the lance) ≥ {call}; accept theirs when it is > {accept}. "
+        + "P(win the game) from {us}-{them} without an órdago: {pg}.",
+      "ordago.random.yes": "órdago", "ordago.random.no": "paso",
+      "ordago.waiting": "…",
+      // betting
+      "bet.turn.you": "Your turn ({seat}): the equilibrium's actions with your hand",
+      "bet.turn.other": "{seat} to speak",
+      "bet.over": "The betting is over: {how}",
+      "bet.say": "{seat} says:", "bet.say.you": "You say:",
+      "bet.start": "start of the lance",
+      "bet.rare": "Rarely reached: {p} of the deals that reach your first turn come here; these figures rest on few "
+        + "deals.",
+      "bet.rare.mark": "Rarely reached (under 0.5 % of deals): these figures rest on few deals.",
+      "bet.best": "most played",
+      "bet.note": "Equilibrium betting (CFR, {it} iterations, {src}; NashConv {nc} stones per lance). EV: {ev}, "
+        + "{deals} deals, seed {seed}; {units}; an accepted órdago counts ±{ord} stones.",
+      "bet.declared": "declared: {d}",
+      "bet.cold": "The betting equilibrium ships with musstats for 8 reyes without juego real. For these rules it "
+        + "has to be solved first: many minutes for each lance, which cannot be interrupted.",
+      "bet.solve": "Solve it here (many minutes)",
+      // discard and mus
+      "discard.keep": "Keep {keep}, throw {n}.", "discard.all": "Throw all four.",
+      "discard.close": " The next keep-set is within 2 standard errors: more deals may separate them.",
+      "discard.rankedby": "ranked by {what}",
+      "discard.showbest": "Show the best {n}", "discard.showall": "Show all {n} keep-sets",
+      "discard.note": "Expected stones per lance after {rounds} mus round(s), given that the mus round happens; "
+        + "the others discard by {by}. {run} per keep-set. Dead cards and declarations do not enter here.",
+      "rank.total with betting": "Total with betting", "rank.total": "Total en paso", "rank.en paso": "Total en paso",
+      "best": "best",
+      "mus.say.cut": "corto", "mus.say.mus": "mus",
+      "mus.gloss.cut": "cut the mus: play these four cards", "mus.gloss.mus": "ask for mus, then keep {keep}",
+      "mus.withbet": "With betting: mus − cut = {d} stones (cut {cut}, mus keeping {keep} {mus}).",
+      "mus.paso": "En paso: {adv}, mus − cut = {d} stones keeping {keep} (cut {cut}; after the mus {mus}).",
+      "mus.happens": "The mus happens only when the other three ask for it too: {p} of deals; otherwise your "
+        + "choice changes nothing.",
+      "mus.differs": "Note: the throw panel ranks {a} first, this comparison keeps {b}.",
+      "mus.others": "The others discard by {by}.",
+      // odds
+      "odds.run": "{run}. EV net = expected stones en paso, ours minus theirs; – = not played.",
+      "odds.identities": "With your jokers fixed (the other holders still choose theirs): EV net",
+      "odds.identity": "Identity", "total": "Total",
+      "run.exact": "exact enumeration", "run.mc": "Monte Carlo, {n} deals", "run.seed": ", seed {s}",
+      "run.partial": " (partial)",
+      "chart.alt": "Chart of P(team) and expected stones per lance for {hand} at {seat}; the same figures are in "
+        + "the odds table.",
+    },
+    es: {
+      "subtitle": "Probabilidades del mus en la mesa",
+      "skip": "Ir a los resultados",
+      "hand.h": "Tus cartas",
+      "hand.view": "Tus cuatro cartas",
+      "cards": "Cartas",
+      "cards.ph": "p. ej. R R 3 A",
+      "clear": "Borrar",
+      "cards.help": "Elige cuatro cartas abajo o escríbelas: R C S 7 6 5 4 3 2 A (S/o = sota de oros).",
+      "seat.legend": "Tu asiento",
+      "seat.mano": "Mano", "seat.second": "Segundo", "seat.third": "Tercero", "seat.postre": "Postre",
+      "score.legend": "Tanteo antes de esta mano",
+      "score.us": "Nosotros", "score.them": "Ellos",
+      "target": "Partida a", "target.40": "40 piedras", "target.30": "30 piedras",
+      "picker.summary": "Elegir las cartas",
+      "pick.legend": "Las cartas que elijas van a", "pick.hand": "tu mano", "pick.dead": "las cartas vistas",
+      "picker.aria": "Las 40 cartas de la baraja española",
+      "picker.help": "Las flechas mueven entre las cartas; Intro o Espacio elige una, y otra vez la devuelve.",
+      "dead": "Cartas vistas", "dead.ph": "vistas en la mesa, p. ej. 7 7",
+      "dead.help": "Cartas que has visto (las probabilidades las quitan de la baraja).",
+      "recompute": "Recalcular", "cancel": "Cancelar", "cli": "Línea de órdenes:",
+      "ordago.lead": "Contra rivales de equilibrio: la mejor jugada con este tanteo, con P(ganar la partida) de "
+        + "cada opción.",
+      "col.lance": "Lance", "ordago.yours": "Tu turno: ¿órdago?", "ordago.theirs": "Su órdago",
+      "ordago.random.summary": "Comparación: manos al azar (sin leer los envites)",
+      "ordago.random.what": "Lo que se decidiría si las manos de los demás fueran al azar según las "
+        + "declaraciones, sin leer lo que dicen sus envites. No es el consejo.",
+      "col.plance": "P(ganar lance)", "ordago.yours.short": "Tuyo", "ordago.theirs.short": "Suyo",
+      "bet.h": "Envites", "bet.undo": "Deshacer", "bet.restart": "Empezar de nuevo", "bet.history": "Lo dicho",
+      "col.action": "Acción", "col.peq": "P(eq.)",
+      "col.peq.t": "con qué frecuencia la estrategia de equilibrio la elige aquí con esta mano",
+      "col.evstones": "EV piedras", "col.evstones.t": "piedras esperadas de tu pareja en este lance después de "
+        + "ella, ± error estándar",
+      "mus.h": "¿Mus o corto?", "discard.h": "Qué descartar",
+      "col.keep": "Guardar", "col.rank.t": "el valor por el que se ordenan los descartes, ± error estándar",
+      "col.gap": "Dif.", "col.gap.t": "piedras que se pierden frente al mejor descarte, en la columna ordenada",
+      "col.enpaso": "En paso", "col.enpaso.t": "piedras esperadas en paso (sin envites), ± error estándar",
+      "discard.lances": "Por lance, en paso",
+      "odds.h": "Probabilidades de cada lance",
+      "col.pteam.t": "nuestra pareja tiene la mejor mano del lance",
+      "col.pself": "P(yo)", "col.pself.t": "la tenemos nosotros mismos",
+      "col.pplay": "P(juega)", "col.pplay.t": "el lance se juega",
+      "col.pcont": "P(disp.)", "col.pcont.t": "las dos parejas lo tienen: se envida",
+      "col.evnet": "EV neto", "col.evnet.t": "piedras esperadas en paso, nuestras menos las suyas",
+      "chart.h": "Gráfico",
+      "chart.caption": "P(pareja) y piedras esperadas de cada lance (la tabla de probabilidades en un dibujo).",
+      "rules.h": "Reglas, declaraciones y seña",
+      "variant": "Baraja", "variant.8": "8 reyes", "variant.4": "4 reyes", "variant.10": "Diez reyes (comodines)",
+      "jr.off": "no", "jr.figure": "7 7 7 + figura",
+      "redeal": "4-5-6-7 se vuelve a repartir",
+      "decl.legend": "Lo que declararon los demás",
+      "signal": "La seña de tu compañero", "signal.none": "ninguna",
+      "signal.duples": "duples (dos parejas, o cuatro iguales)", "signal.medias": "medias (tres iguales)",
+      "signal.31": "juego de 31", "signal.two-reyes": "dos reyes justos", "signal.three-reyes": "tres reyes justos",
+      "signal.four-reyes": "cuatro reyes", "signal.two-ases": "dos ases justos",
+      "signal.three-ases": "tres ases justos", "signal.four-ases": "cuatro ases", "signal.punto-30": "punto 30",
+      "signal.bad": "malas cartas (ni pares ni juego)",
+      "advanced": "Avanzado", "method": "Probabilidades", "method.exact": "exactas donde se puede",
+      "trials": "Probabilidades: repartos", "seed": "Semilla", "objective": "Descartar para",
+      "objective.total": "toda la mano", "objective.juego": "juego o punto", "policy": "Los demás descartan según",
+      "policy.table": "la tabla de estrategia", "policy.reyes-pairs": "guardan reyes y parejas",
+      "policy.grande": "guardan reyes", "policy.chica": "guardan ases", "policy.31": "van a 31",
+      "keeptrials": "Mus: repartos por descarte",
+      "advanced.help": "Con semilla, el Monte Carlo se repite igual; vacía la semilla para otro sorteo. Este "
+        + "servidor calcula hasta 20.000.000 de repartos para las probabilidades y 2.000.000 por descarte.",
+      "foot": "Reglas de «musstats rules». Consejo contra rivales de equilibrio donde los envites están resueltos; "
+        + "probabilidades en paso por enumeración exacta donde se puede y Monte Carlo con errores estándar (±) en "
+        + "lo demás. Los lances que no se juegan muestran «–».",
+      "jokers": "Tus comodines valen rey o as (cada uno elige el mejor).",
+      "typed": "Escrito: {text}",
+      "hand.full": "Ya tienes cuatro cartas: devuelve una primero.",
+      "card.inhand": "{card}, en tu mano", "card.dead": "{card}, carta vista", "card.joker": "{card} (comodín)",
+      "card.back": "{card}: devolverla", "card.back.t": "Devolverla",
+      "partner": "{seat} (compañero)",
+      "team.line": "Tu compañero es {partner}: {mine} contra {theirs}.",
+      "team.0": "mano y tercero", "team.1": "segundo y postre",
+      "decl.help": "Las declaraciones de pares y juego (siempre verdaderas) acotan las otras manos "
+        + "(probabilidades, órdago, envites).",
+      "decl.help.10": "Con diez reyes no hay declaraciones ni señas (los pares y el juego de un comodín dependen "
+        + "de lo que valga).",
+      "decl.unknown": "?",
+      "variant.help.8": "Con 8 reyes los treses son reyes y los doses ases.",
+      "variant.help.4": "Con 4 reyes cada carta vale su propio rango y sus puntos.",
+      "variant.help.10": "Diez reyes: 8 reyes, y las sotas de copas y de oros (S/c, S/o) son comodines, cada una "
+        + "rey o as. Probabilidades por Monte Carlo.",
+      "status.pick": "Elige cuatro cartas.", "status.more1": "Falta 1 carta.", "status.more": "Faltan {n} cartas.",
+      "status.busy1": "Calculando… (1 pregunta abierta)", "status.busy": "Calculando… ({n} preguntas abiertas)",
+      "status.bad": "Esa mano no se puede calcular.", "status.ok": "Al día.",
+      "err.top": "No se puede calcular: {m}",
+      "err.noserver": "el servidor no responde ({m})",
+      "err.show": "no se pudo mostrar la respuesta ({m})",
+      "err.status": "el servidor respondió {n}",
+      "cancelled": "Cancelado. Cambia la mano o pulsa Recalcular para volver a calcularlo.",
+      "run.deals": "{done} de {total} repartos", "run.steps": "{done} de {total}",
+      "run.wait": "en espera…", "run.busy": "calculando…",
+      "ordago.at": "Órdago con {us}-{them}",
+      "ordago.pass": "paso", "ordago.call": "órdago", "ordago.refuse": "no quiero", "ordago.accept": "quiero",
+      "ordago.gloss.pass": "no lo eches", "ordago.gloss.call": "échalo", "ordago.gloss.refuse": "no lo quieras",
+      "ordago.gloss.accept": "quiérelo",
+      "ordago.pwin": "P(ganar la partida): {a} {pa} · {b} {pb}",
+      "ordago.mixed": "mixta: {p} de las veces",
+      "ordago.nosay": "sin cifras de equilibrio: {why}",
+      "ordago.all": "Cada acción en tu turno y contra su órdago",
+      "ordago.allcol.p": "P(eq.)", "ordago.allcol.win": "P(ganar partida)",
+      "ordago.where.call": "tu turno tras {h}", "ordago.where.first": "tu turno, hablas primero",
+      "ordago.where.answer": "su órdago tras {h}",
+      "ordago.note": "Equilibrio del lance resuelto con {us}-{them} y P(ganar la partida) como pago ({deal}; {it} "
+        + "iteraciones, {src}; NashConv {nc}); cifras por Monte Carlo sobre {deals} repartos, semilla {seed}. "
+        + "Tu pareja {mano} mano.",
+      "ordago.is": "es", "ordago.isnot": "no es",
+      "ordago.random.be": "Manos al azar: echar si P(ganar el lance) ≥ {call}; querer el suyo si es > {accept}. "
+        + "P(ganar la partida) desde {us}-{them} sin órdago: {pg}.",
+      "ordago.random.yes": "órdago", "ordago.random.no": "paso",
+      "ordago.waiting": "…",
+      "bet.turn.you": "Tu turno ({seat}): las acciones del equilibrio con tu mano",
+      "bet.turn.other": "Habla {seat}",
+      "bet.over": "Los envites han terminado: {how}",
+      "bet.say": "{seat} dice:", "bet.say.you": "Tú dices:",
+      "bet.start": "inicio del lance",
+      "bet.rare": "Se llega pocas veces: {p} de los repartos que llegan a tu primer turno llegan aquí; estas cifras "
+        + "descansan en pocos repartos.",
+      "bet.rare.mark": "Se llega pocas veces (menos del 0,5 % de los repartos): estas cifras descansan en pocos "
+        + "repartos.",
+      "bet.best": "la más jugada",
+      "bet.note": "Envites de equilibrio (CFR, {it} iteraciones, {src}; NashConv {nc} piedras por lance). EV: {ev}, "
+        + "{deals} repartos, semilla {seed}; {units}; un órdago querido cuenta ±{ord} piedras.",
+      "bet.declared": "declarado: {d}",
+      "bet.cold": "El equilibrio de los envites viene con musstats para 8 reyes sin juego real. Con estas reglas "
+        + "hay que resolverlo antes: muchos minutos por lance, sin poder interrumpirlo.",
+      "bet.solve": "Resolverlo aquí (muchos minutos)",
+      "discard.keep": "Guarda {keep}, descarta {n}.", "discard.all": "Descarta las cuatro.",
+      "discard.close": " El siguiente descarte está a menos de 2 errores estándar: más repartos pueden separarlos.",
+      "discard.rankedby": "ordenado por {what}",
+      "discard.showbest": "Ver los {n} mejores", "discard.showall": "Ver los {n} descartes",
+      "discard.note": "Piedras esperadas por lance tras {rounds} ronda(s) de mus, si hay mus; los demás descartan "
+        + "según {by}. {run} por descarte. Aquí no entran las cartas vistas ni las declaraciones.",
+      "rank.total with betting": "Total con envites", "rank.total": "Total en paso", "rank.en paso": "Total en paso",
+      "best": "mejor",
+      "mus.say.cut": "corto", "mus.say.mus": "mus",
+      "mus.gloss.cut": "corta el mus: juega estas cuatro cartas", "mus.gloss.mus": "pide mus y guarda {keep}",
+      "mus.withbet": "Con envites: mus − corto = {d} piedras (corto {cut}, mus guardando {keep} {mus}).",
+      "mus.paso": "En paso: {adv}, mus − corto = {d} piedras guardando {keep} (corto {cut}; tras el mus {mus}).",
+      "mus.happens": "Solo hay mus si los otros tres también lo piden: {p} de los repartos; si no, tu elección no "
+        + "cambia nada.",
+      "mus.differs": "Nota: el panel de descarte pone primero {a}; esta comparación guarda {b}.",
+      "mus.others": "Los demás descartan según {by}.",
+      "odds.run": "{run}. EV neto = piedras esperadas en paso, nuestras menos las suyas; – = no se juega.",
+      "odds.identities": "Con tus comodines fijados (los demás eligen los suyos): EV neto",
+      "odds.identity": "Valor", "total": "Total",
+      "run.exact": "enumeración exacta", "run.mc": "Monte Carlo, {n} repartos", "run.seed": ", semilla {s}",
+      "run.partial": " (parcial)",
+      "chart.alt": "Gráfico de P(pareja) y piedras esperadas por lance de {hand} en {seat}; las mismas cifras están "
+        + "en la tabla de probabilidades.",
+    },
+  };
+
+  let LANG = "en";
+
+  /** The text of ``key`` in the page's language, with {name} replaced from ``vars``. */
+  function t(key, vars) {
+    let s = STR[LANG][key];
+    if (s === undefined) s = STR.en[key];
+    if (s === undefined) s = key;
+    if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+    return s;
+  }
+
+  /** Spanish when the browser lists it before English, English otherwise. */
+  function browserLang() {
+    const list = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
+    for (const l of list) {
+      const p = String(l).toLowerCase().slice(0, 2);
+      if (p === "es" || p === "en") return p;
+    }
+    return "en";
+  }
+
+  function storedLang() {
+    try { return localStorage.getItem("musstats-lang"); } catch (e) { return null; }
+  }
+
+  function seatName(q) { return t(`seat.${q}`); }
+
+  // ------------------------------------------------------------------ numbers
+
+  const dec = (s) => (LANG === "es" ? s.replace(".", ",") : s);
+  const fx = (x, d) => dec(Math.abs(x).toFixed(d));
+  const fmtInt = (n) => Number(n).toLocaleString(LANG === "es" ? "es-ES" : "en-US");
+  const missing = (m) => m === null || m === undefined || Number.isNaN(m);
+
+  function pct(m, d) {
+    if (missing(m)) return "–";
+    return `${fx(100 * m, d === undefined ? 2 : d)} %`;
+  }
+
+  function pctSe(m, se) {
+    if (missing(m)) return "–";
+    return pct(m) + (se > 0 ? ` ± ${fx(100 * se, 2)}` : "");
+  }
+
+  function ev(m, se) {
+    if (missing(m)) return "–";
+    return `${m >= 0 ? "+" : "−"}${fx(m, 3)}` + (se > 0 ? ` ± ${fx(se, 3)}` : "");
+  }
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -41,6 +410,15 @@
     const e = document.createElementNS(SVG_NS, tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
     return e;
+  }
+
+  /** A number with its standard error on a line of its own (narrow screens) or after it. */
+  function evCell(m, se, attrs) {
+    const td = el("td", attrs || {});
+    if (missing(m)) { td.textContent = "–"; return td; }
+    td.append(ev(m, 0));
+    if (se > 0) td.append(el("span", {class: "se", text: ` ± ${fx(se, 3)}`}));
+    return td;
   }
 
   // ------------------------------------------------------------------ cards
@@ -146,7 +524,7 @@
   /** "medias · 31 (juego)" from the rules of musstats rules (no summary with jokers). */
   function handSummary(ids, r) {
     if (ids.length !== 4) return "";
-    if (ids.some((id) => isJoker(id, r))) return "Your jokers stand for a rey or an as (each holder chooses the best).";
+    if (ids.some((id) => isJoker(id, r))) return t("jokers");
     const counts = {};
     for (const id of ids) counts[effRank(id, r)] = (counts[effRank(id, r)] || 0) + 1;
     const n = Object.values(counts).sort((a, b) => b - a);
@@ -209,6 +587,7 @@
     return g;
   }
 
+
   // ------------------------------------------------------------------ the two card sets
 
   /** A card field: its text (sent to the server as it is) and, when understood, its physical cards. */
@@ -253,7 +632,7 @@
       mine = mine.filter((x) => x !== id);
     } else {
       if (target === "hand" && mine.length >= 4) {
-        msg.textContent = "Your hand has four cards already: put one back first.";
+        msg.textContent = t("hand.full");
         return;
       }
       if (other.cards && other.cards.includes(id)) setFromCards(target === "hand" ? "dead" : "hand",
@@ -271,7 +650,7 @@
     grid.textContent = "";
     SUITS.forEach((s, row) => {
       const tr = el("div", {role: "row", class: "prow"});
-      tr.append(el("div", {role: "rowheader", class: `suit-name suit-${s}`, text: s}));
+      tr.append(el("div", {role: "rowheader", class: `suit-name suit-${s}`, text: s, lang: "es"}));
       FACES.forEach((f, col) => {
         const id = cardId(f, s);
         const b = el("button", {type: "button", class: "pcard", "data-card": id, "data-row": row, "data-col": col,
@@ -284,20 +663,22 @@
     });
   }
 
-  function pickerKeys(ev) {
-    const row = Number(ev.currentTarget.dataset.row), col = Number(ev.currentTarget.dataset.col);
+  function pickerKeys(ev_) {
+    const row = Number(ev_.currentTarget.dataset.row), col = Number(ev_.currentTarget.dataset.col);
     const moves = {ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0]};
     let r = row, c = col;
-    if (ev.key in moves) { r = (row + moves[ev.key][0] + 4) % 4; c = (col + moves[ev.key][1] + 10) % 10; }
-    else if (ev.key === "Home") c = 0;
-    else if (ev.key === "End") c = 9;
+    if (ev_.key in moves) { r = (row + moves[ev_.key][0] + 4) % 4; c = (col + moves[ev_.key][1] + 10) % 10; }
+    else if (ev_.key === "Home") c = 0;
+    else if (ev_.key === "End") c = 9;
     else return;
-    ev.preventDefault();
+    ev_.preventDefault();
     const next = document.querySelector(`.pcard[data-row="${r}"][data-col="${c}"]`);
     for (const b of document.querySelectorAll(".pcard")) b.tabIndex = -1;
     next.tabIndex = 0;
     next.focus();
   }
+
+  let handWasComplete = null;
 
   function drawCards() {
     const r = rules();
@@ -308,8 +689,10 @@
       b.textContent = "";
       b.append(cardSvg(id, r));
       b.dataset.where = where;
-      b.setAttribute("aria-label", cardName(id) + (isJoker(id, r) ? " (joker)" : "") +
-                     (where === "hand" ? ", in your hand" : where === "dead" ? ", a dead card" : ""));
+      let name = isJoker(id, r) ? t("card.joker", {card: cardName(id)}) : cardName(id);
+      if (where === "hand") name = t("card.inhand", {card: name});
+      else if (where === "dead") name = t("card.dead", {card: name});
+      b.setAttribute("aria-label", name);
     }
     const view = $("hand-view");
     view.textContent = "";
@@ -317,8 +700,8 @@
     for (let i = 0; i < 4; i++) {
       const id = shown[i];
       if (id) {
-        const b = el("button", {type: "button", class: "hcard", "aria-label": `${cardName(id)}: put it back`,
-                                title: "Put it back"});
+        const b = el("button", {type: "button", class: "hcard", "aria-label": t("card.back", {card: cardName(id)}),
+                                title: t("card.back.t")});
         b.append(cardSvg(id, r));
         b.addEventListener("click", () => {
           setFromCards("hand", sets.hand.cards.filter((x) => x !== id));
@@ -330,9 +713,15 @@
       }
     }
     if (sets.hand.cards === null && sets.hand.text.trim()) {
-      $("hand-summary").textContent = "Typed: " + sets.hand.text;
+      $("hand-summary").textContent = t("typed", {text: sets.hand.text});
     } else {
       $("hand-summary").textContent = handSummary(shown, r);
+    }
+    // on a narrow screen the deck folds away once the hand is complete, so that the answers come next
+    const complete = handReady();
+    if (complete !== handWasComplete) {
+      if (window.innerWidth < WIDE) $("picker-box").open = !complete;
+      handWasComplete = complete;
     }
   }
 
@@ -347,22 +736,21 @@
     const tenKings = rules().variant === "ten-kings";
     for (const q of SEATS.filter((x) => x !== me)) {
       decl[q] = decl[q] || {pares: "", juego: ""};
-      const row = el("div", {class: "decl-row", role: "group", "aria-label": SEAT_LABEL[q]});
-      row.append(el("span", {class: "decl-seat", text: SEAT_LABEL[q] + (q === partnerOf(me) ? " (partner)" : "")}));
+      const row = el("div", {class: "decl-row", role: "group", "aria-label": seatName(q)});
+      row.append(el("span", {class: "decl-seat", text: q === partnerOf(me) ? t("partner", {seat: seatName(q)})
+        : seatName(q)}));
       for (const lance of ["pares", "juego"]) {
         const id = `decl-${q}-${lance}`;
-        const sel = el("select", {id, disabled: tenKings});
-        for (const [v, t] of [["", "?"], [lance, lance], [`no-${lance}`, `no ${lance}`]]) {
-          sel.append(el("option", {value: v, text: t, selected: decl[q][lance] === v}));
+        const sel = el("select", {id, disabled: tenKings, lang: "es"});
+        for (const [v, txt] of [["", t("decl.unknown")], [lance, lance], [`no-${lance}`, `no ${lance}`]]) {
+          sel.append(el("option", {value: v, text: txt, selected: decl[q][lance] === v}));
         }
         sel.addEventListener("change", () => { decl[q][lance] = sel.value; changed(); });
-        row.append(el("label", {for: id, class: "sr-only", text: `${SEAT_LABEL[q]}, ${lance}`}), sel);
+        row.append(el("label", {for: id, class: "sr-only", text: `${seatName(q)}, ${lance}`}), sel);
       }
       box.append(row);
     }
-    $("decl-help").textContent = tenKings ? "Declarations and señas are not available with ten kings (a joker's "
-      + "pares and juego depend on its identity)." : "Truthful declarations before pares and juego narrow the "
-      + "other hands (for the odds and the órdago).";
+    $("decl-help").textContent = tenKings ? t("decl.help.10") : t("decl.help");
     $("signal").disabled = tenKings;
   }
 
@@ -379,14 +767,11 @@
 
   function describeRules() {
     const r = rules(), me = mySeat();
-    const help = {"8-reyes": "With 8 reyes the 3s are reyes and the 2s ases.",
-                  "4-reyes": "With 4 reyes every card keeps its own rank and points.",
-                  "ten-kings": "Ten kings: 8 reyes, and the sotas de copas and oros (S/c, S/o) are jokers, each a "
-                    + "rey or an as. Odds by Monte Carlo."}[r.variant];
-    $("variant-help").textContent = help;
-    const mine = me === "mano" || me === "third" ? "mano and third" : "second and postre";
-    const theirs = mine === "mano and third" ? "second and postre" : "mano and third";
-    $("team-line").textContent = `Your partner is ${partnerOf(me)}: ${mine} against ${theirs}.`;
+    $("variant-help").textContent = t({"8-reyes": "variant.help.8", "4-reyes": "variant.help.4",
+                                       "ten-kings": "variant.help.10"}[r.variant]);
+    const mine = me === "mano" || me === "third" ? 0 : 1;
+    $("team-line").textContent = t("team.line", {partner: seatName(partnerOf(me)), mine: t(`team.${mine}`),
+                                                 theirs: t(`team.${1 - mine}`)});
     const jrSota = $("juego_real").querySelector('option[value="sota-oros"]');
     jrSota.disabled = r.variant === "ten-kings";
     const target = Number($("target").value);
@@ -443,21 +828,25 @@
     if ($("target").value !== "40") p.target = Number($("target").value);
     p.lance = lance;
     p.score = `${num("score-us") ?? 0}-${num("score-them") ?? 0}`;
-    if ($("equilibrium").checked) p.equilibrium = true;
+    p.equilibrium = true;  // the advice is the equilibrium's (random hands are the comparison)
     return p;
   }
 
+  /** The chart's size in pixels at 100 dpi: as wide as its box, so that its text keeps its size. */
   function chartSize() {
-    return window.innerWidth < 640 ? "760x620" : "1000x560";
+    const box = $("chart-panel").clientWidth || window.innerWidth;
+    const w = Math.max(300, Math.min(1400, Math.round((box - 24) / 20) * 20));
+    const h = w < 640 ? Math.round(w * 1.35) : Math.round(Math.max(420, w * 0.55));
+    return `${w}x${h}`;
   }
 
   /** Panels and the jobs ("slots") that fill them. */
   const panels = {};
   const slots = {};
 
-  function addSlot(name, panel, kind, params, render) {
-    slots[name] = {name, panel, kind, params, render, key: null, gen: 0, jobId: null, status: null,
-                   error: null, result: null};
+  function addSlot(name, panel, kind, params, render, auto) {
+    slots[name] = {name, panel, kind, params, render, auto: auto !== false, key: null, gen: 0, jobId: null,
+                   status: null, error: null, result: null};
     panels[panel] = panels[panel] || {name: panel, root: $(`${panel}-panel`), slots: []};
     panels[panel].slots.push(name);
   }
@@ -466,7 +855,8 @@
   for (const lance of LANCES) addSlot(`ordago-${lance}`, "ordago", "ordago", () => ordagoParams(lance), renderOrdago);
   addSlot("discard", "discard", "discard", () => musPhaseParams(true), renderDiscard);
   addSlot("mus", "mus", "mus", () => musPhaseParams(false), renderMus);
-  addSlot("chart", "chart", "chart", chartParams, renderChart);
+  addSlot("chart", "chart", "chart", chartParams, renderChart, false);
+  addSlot("bet", "bet", "bet", betBaseParams, null, false);
 
   /** The chart draws the odds of the table: the same parameters, and the seed a Monte Carlo run used. */
   function chartParams() {
@@ -484,9 +874,44 @@
     }
     const res = await fetch(url, opts);
     let data = {};
-    try { data = await res.json(); } catch (e) { data = {error: `the server answered ${res.status}`}; }
+    try { data = await res.json(); } catch (e) { data = {error: t("err.status", {n: res.status})}; }
     data.httpStatus = res.status;
     return data;
+  }
+
+  /** Run one job for ``slot`` (its generation must be bumped by the caller): the final job status,
+   * {state: "error", ...} when the server refused it, or null once a newer request replaced it. */
+  async function runJob(slot, kind, params) {
+    const gen = slot.gen;
+    const replaces = slot.jobId;
+    slot.jobId = null;
+    slot.status = {state: "queued", done: 0, total: 0};
+    paintPanel(slot.panel);
+    let st;
+    try {
+      st = await api("POST", "/api/jobs", {kind, params, replaces});
+    } catch (e) {
+      return gen === slot.gen ? {state: "error", error: t("err.noserver", {m: e.message}), status: 0} : null;
+    }
+    if (gen !== slot.gen) {  // replaced while we were asking: the newer request cancelled nothing
+      if (st.id) api("DELETE", `/api/jobs/${st.id}`).catch(() => {});
+      return null;
+    }
+    if (st.httpStatus >= 400) return {state: "error", error: st.error, status: st.httpStatus};
+    slot.jobId = st.id;
+    while (st.state === "queued" || st.state === "running") {
+      slot.status = st;
+      paintPanel(slot.panel);
+      paintStatus();
+      try {
+        st = await api("GET", `/api/jobs/${st.id}?wait=0.3`);
+      } catch (e) {
+        return gen === slot.gen ? {state: "error", error: t("err.noserver", {m: e.message}), status: 0} : null;
+      }
+      if (gen !== slot.gen) return null;
+    }
+    slot.status = st;
+    return st;
   }
 
   async function runSlot(name, force) {
@@ -495,49 +920,23 @@
     const key = JSON.stringify(params);
     if (!force && key === slot.key) return;
     slot.key = key;
-    const gen = ++slot.gen;
-    const replaces = slot.jobId;
-    slot.jobId = null;
+    slot.gen++;
     slot.error = null;
-    slot.status = {state: "queued", done: 0, total: 0};
-    paintPanel(slot.panel);
-    let st;
-    try {
-      st = await api("POST", "/api/jobs", {kind: slot.kind, params, replaces});
-    } catch (e) {
-      if (gen === slot.gen) failSlot(slot, `the server does not answer (${e.message})`, 0);
-      return;
-    }
-    if (gen !== slot.gen) {  // replaced while we were asking: the newer request cancelled nothing
-      if (st.id) api("DELETE", `/api/jobs/${st.id}`).catch(() => {});
-      return;
-    }
-    if (st.httpStatus >= 400) { failSlot(slot, st.error, st.httpStatus); return; }
-    slot.jobId = st.id;
-    while (st.state === "queued" || st.state === "running") {
-      slot.status = st;
-      paintPanel(slot.panel);
-      try {
-        st = await api("GET", `/api/jobs/${st.id}?wait=0.3`);
-      } catch (e) {
-        if (gen === slot.gen) failSlot(slot, `the server does not answer (${e.message})`, 0);
-        return;
-      }
-      if (gen !== slot.gen) return;
-    }
-    slot.status = st;
+    const gen = slot.gen;
+    const st = await runJob(slot, slot.kind, params);
+    if (!st || gen !== slot.gen) return;
     if (st.state === "done") {
       try {
         slot.result = st;
         await slot.render(slot, st);
       } catch (e) {
-        failSlot(slot, `could not show the answer (${e.message})`, 0);
+        failSlot(slot, t("err.show", {m: e.message}), 0);
         return;
       }
     } else if (st.state === "cancelled") {
       slot.key = null;  // a later change or Recompute runs it again
     } else {
-      failSlot(slot, st.error || `the server answered ${st.httpStatus}`, st.status || st.httpStatus);
+      failSlot(slot, st.error || t("err.status", {n: st.httpStatus}), st.status || st.httpStatus);
       return;
     }
     paintPanel(slot.panel);
@@ -547,10 +946,14 @@
 
   function failSlot(slot, message, status) {
     slot.status = {state: "error"};
-    slot.error = {message: message || "unknown error", status};
+    slot.error = {message: message || "?", status};
     slot.result = null;
-    if (slot.name === "odds") {
+    if (slot.name === "odds" && status === 400) {
+      clearAll();  // the hand itself cannot be computed: nothing of the previous hand stays
       setTopError(message);
+      return;
+    }
+    if (slot.name === "odds") {
       const chart = slots.chart;  // no odds, no chart
       chart.gen++;
       chart.key = null;
@@ -578,7 +981,8 @@
     paintStatus();
   }
 
-  function cancelAll() {
+  /** Stop every question and clear every panel (a new hand, an incomplete or a bad one). */
+  function clearAll() {
     for (const slot of Object.values(slots)) {
       if (slot.jobId && slot.status && (slot.status.state === "queued" || slot.status.state === "running")) {
         api("DELETE", `/api/jobs/${slot.jobId}`).catch(() => {});
@@ -591,6 +995,14 @@
       slot.result = null;
       clearPanel(slot);
     }
+    bet.base = null;
+    bet.baseKey = null;
+    bet.askedKey = null;
+    bet.coldNote = null;
+    bet.point = null;
+    bet.result = null;
+    bet.error = null;
+    renderBet();
     for (const p of Object.keys(panels)) paintPanel(p);
   }
 
@@ -600,8 +1012,9 @@
     topError = message || "";
     const box = $("error");
     box.hidden = !topError;
-    box.textContent = topError ? `Cannot compute the odds: ${topError}` : "";
+    box.textContent = topError ? t("err.top", {m: topError}) : "";
     for (const p of Object.keys(panels)) paintPanel(p);
+    paintStatus();
   }
 
   /** A panel's progress, errors and busy state from its slots. */
@@ -620,10 +1033,12 @@
       if (withTotal) {
         bar.max = withTotal.status.total;
         bar.value = withTotal.status.done;
-        text.textContent = `${fmtInt(withTotal.status.done)} of ${fmtInt(withTotal.status.total)} deals`;
+        const big = withTotal.status.total >= 10000;
+        text.textContent = t(big ? "run.deals" : "run.steps", {done: fmtInt(withTotal.status.done),
+                                                                total: fmtInt(withTotal.status.total)});
       } else {
         bar.removeAttribute("value");
-        text.textContent = running.every((s) => s.status.state === "queued") ? "waiting…" : "computing…";
+        text.textContent = running.every((s) => s.status.state === "queued") ? t("run.wait") : t("run.busy");
       }
     }
     const errors = states.filter((s) => s.error);
@@ -633,12 +1048,13 @@
     const shown = errors.find((s) => s.error.message !== topError
                               && !(panel === "ordago" && s.error.status === 400 && !sharedOrdagoError(s.error.message)));
     const cancelled = states.some((s) => s.status && s.status.state === "cancelled");
-    if (shown) {
+    const own = panel === "bet" && bet.error && bet.error !== topError ? bet.error : null;
+    if (shown || own) {
       box.hidden = false;
-      box.textContent = shown.error.message;
+      box.textContent = shown ? shown.error.message : own;
     } else if (cancelled) {
       box.hidden = false;
-      box.textContent = "Cancelled. Change the hand or press Recompute to run it again.";
+      box.textContent = t("cancelled");
     } else {
       box.hidden = true;
       box.textContent = "";
@@ -651,37 +1067,25 @@
     const busy = all.filter((s) => s.status && (s.status.state === "queued" || s.status.state === "running"));
     const status = $("status");
     if (!sets.hand.text.trim()) {
-      status.textContent = "Pick four cards.";
+      status.textContent = t("status.pick");
     } else if (!handReady()) {
       const n = 4 - parseCards(sets.hand.text).length;
-      status.textContent = `Pick ${n} more card${n > 1 ? "s" : ""}.`;
+      status.textContent = n === 1 ? t("status.more1") : t("status.more", {n});
     } else if (busy.length) {
-      status.textContent = `Computing… (${busy.length} question${busy.length > 1 ? "s" : ""} open)`;
+      status.textContent = busy.length === 1 ? t("status.busy1") : t("status.busy", {n: busy.length});
     } else if (topError) {
-      status.textContent = "That hand cannot be computed.";
+      status.textContent = t("status.bad");
     } else {
-      status.textContent = "Up to date.";
+      status.textContent = t("status.ok");
     }
   }
 
   // ------------------------------------------------------------------ rendering the answers
 
-  const fmtInt = (n) => Number(n).toLocaleString("en-US");
-
-  function pct(m, se) {
-    if (m === null || m === undefined || Number.isNaN(m)) return "–";
-    return `${(100 * m).toFixed(2)} %` + (se > 0 ? ` ± ${(100 * se).toFixed(2)}` : "");
-  }
-
-  function ev(m, se) {
-    if (m === null || m === undefined || Number.isNaN(m)) return "–";
-    return `${m >= 0 ? "+" : "−"}${Math.abs(m).toFixed(3)}` + (se > 0 ? ` ± ${se.toFixed(3)}` : "");
-  }
-
   /** The command line's title: "R R 3 A · mano · 8-reyes · dead 7 7 · declared second:pares". */
   function title(d, what) {
     const parts = [];
-    if (d.hand) parts.push(d.hand.join(" "));
+    if (d.hand) parts.push(Array.isArray(d.hand) ? d.hand.join(" ") : d.hand);
     if (d.seat) parts.push(d.seat);
     parts.push(d.variant);
     const r = d.rules || {};
@@ -695,19 +1099,19 @@
   }
 
   function runCaption(d) {
-    if (d.method === "exact") return "exact enumeration";
-    let t = `Monte Carlo, ${fmtInt(d.trials || 0)} deals`;
-    if (d.seed !== null && d.seed !== undefined) t += `, seed ${d.seed}`;
-    if (d.partial) t += " (partial)";
-    return t;
+    if (d.method === "exact") return t("run.exact");
+    let s = t("run.mc", {n: fmtInt(d.trials || 0)});
+    if (d.seed !== null && d.seed !== undefined) s += t("run.seed", {s: d.seed});
+    if (d.partial) s += t("run.partial");
+    return s;
   }
 
   /** A percentage cell: "99.17 %" (the unit is a span that a phone screen hides to save width). */
   function pctCell(m, se, attrs) {
     const td = el("td", attrs || {});
-    if (m === null || m === undefined || Number.isNaN(m)) { td.textContent = "–"; return td; }
-    td.append(`${(100 * m).toFixed(2)}`, el("span", {class: "unit", text: " %"}));
-    if (se > 0) td.append(` ± ${(100 * se).toFixed(2)}`);
+    if (missing(m)) { td.textContent = "–"; return td; }
+    td.append(fx(100 * m, 2), el("span", {class: "unit", text: " %"}));
+    if (se > 0) td.append(el("span", {class: "se", text: ` ± ${fx(100 * se, 2)}`}));
     return td;
   }
 
@@ -746,7 +1150,7 @@
         if ((e.p_played === 0 && s !== "p_played") || !(s in e) || e[s] === null) {
           tr.append(el("td", {"data-stat": s, text: "–"}));
         } else if (s === "ev_net") {
-          tr.append(el("td", {"data-stat": s, text: ev(e[s], e.se[s])}));
+          tr.append(evCell(e[s], e.se[s], {"data-stat": s}));
         } else {
           tr.append(pctCell(e[s], e.se[s], {"data-stat": s}));
         }
@@ -754,81 +1158,122 @@
       body.append(tr);
     }
     $("odds-caption").textContent = title(d);
-    $("odds-run").textContent = runCaption(d) + ". EV net = expected stones en paso, ours minus theirs; "
-      + "– = not played.";
+    $("odds-run").textContent = t("odds.run", {run: runCaption(d)});
     const box = $("odds-identities");
     box.textContent = "";
     if (d.identities && d.identities.length) {
-      const t = el("table", {class: "numbers"},
-        el("caption", {text: "With your jokers fixed (the other holders still choose theirs): EV net"}));
-      const head = el("tr", {}, el("th", {scope: "col", text: "Identity"}));
-      for (const lance of LANCES) head.append(el("th", {scope: "col"}, el("span", {lang: "es", text: LANCE_ES[lance]})));
-      head.append(el("th", {scope: "col", text: "Total"}));
-      t.append(el("thead", {}, head));
       const tb = el("tbody");
+      const head = el("tr", {}, el("th", {scope: "col", text: t("odds.identity")}));
+      for (const lance of LANCES) head.append(el("th", {scope: "col"}, el("span", {lang: "es", text: LANCE_ES[lance]})));
+      head.append(el("th", {scope: "col", text: t("total")}));
       for (const it of d.identities) {
         const tr = el("tr", {}, el("th", {scope: "row", text: it.identity}));
-        let total = 0;
         for (const lance of LANCES) {
           const e = it.lances[lance];
-          total += e.ev_net || 0;
           tr.append(el("td", {text: e.p_played === 0 ? "–" : ev(e.ev_net, 0)}));
         }
-        tr.append(el("td", {text: ev(total, 0)}));
+        tr.append(el("td", {text: missing(it.ev_total) ? "–" : ev(it.ev_total, 0)}));
         tb.append(tr);
       }
-      t.append(tb);
-      box.append(el("div", {class: "scroll"}, t));
+      const tbl = el("table", {class: "numbers"}, el("caption", {text: t("odds.identities")}), el("thead", {}, head), tb);
+      box.append(el("div", {class: "scroll"}, tbl));
     }
     $("odds-cli").textContent = cliLine("odds", JSON.parse(slot.key));
   }
 
   let discardAll = false;
 
+  /** What the keep-sets are ranked by, as a column head. */
+  function rankName(d) {
+    const what = d.ranked_by || (d.objective && d.objective !== "total" ? d.objective : "total");
+    const key = `rank.${what}`;
+    const s = t(key);
+    return s === key ? (LANCES.includes(what) ? LANCE_ES[what] : what) : s;
+  }
+
+  function rankValue(row) {
+    if ("objective" in row && !missing(row.objective)) return [row.objective, row.se_objective];
+    return [row.ev_total, row.se_total];
+  }
+
+  function recommendedRow(d) {
+    return d.keep_sets.find((r) => r.recommended) || d.keep_sets[0];
+  }
+
   function renderDiscard(slot, st) {
     const d = st.result;
     const body = $("discard-body");
     body.textContent = "";
-    const rows = discardAll ? d.keep_sets : d.keep_sets.slice(0, DISCARD_ROWS);
+    const rowsAll = d.keep_sets;
+    const rows = discardAll ? rowsAll : rowsAll.slice(0, DISCARD_ROWS);
+    // the en-paso column is shown beside the ranked one when the ranking is another figure
+    const pasoCol = rowsAll.some((r) => rankValue(r)[0] !== r.ev_total);
+    $("discard-paso-h").hidden = !pasoCol;
+    const rankAbbr = $("discard-rank-h").querySelector("abbr");
+    rankAbbr.textContent = rankName(d);
     rows.forEach((row, i) => {
-      const keep = el("th", {scope: "row"}, row.recommended ? el("span", {class: "star", "aria-label": "recommended",
+      const keep = el("th", {scope: "row"}, row.recommended ? el("span", {class: "star", "aria-label": "★",
                                                                            text: "★ "}) : null,
                         el("span", {title: `keep-set ${row.keep}`, text: keepCards(row.keep)}));
-      const tr = el("tr", {class: row.recommended ? "best" : ""}, keep);
-      tr.append(el("td", {text: ev(row.ev_total, row.se_total)}));
-      tr.append(el("td", {text: i === 0 ? "best" : `${row.gap_to_best.toFixed(3)} ± ${row.se_gap.toFixed(3)}`}));
-      for (const lance of LANCES) tr.append(el("td", {text: ev(row[`ev_${lance}`], 0)}));
+      const tr = el("tr", {class: row.recommended ? "best" : "", "data-keep": row.keep}, keep);
+      const [m, se] = rankValue(row);
+      tr.append(evCell(m, se, {"data-col": "rank"}));
+      tr.append(i === 0 && !row.gap_to_best ? el("td", {"data-col": "gap", text: t("best")})
+        : evCell(-row.gap_to_best, row.se_gap, {"data-col": "gap"}));
+      if (pasoCol) tr.append(evCell(row.ev_total, row.se_total, {"data-col": "paso"}));
       body.append(tr);
     });
-    const best = d.keep_sets[0];
-    $("discard-best").textContent = (best.keep === "–" ? "Throw all four" : `Keep ${keepCards(best.keep)}`)
-      + (best.discard && best.keep !== "–" ? `, throw ${best.discard}.` : ".")
-      + (d.close ? " The next keep-set is within 2 standard errors: more deals may separate them." : "");
-    $("discard-caption").textContent = title(d, d.objective === "total" ? "" : `objective ${d.objective}`);
-    $("discard-note").textContent = `Expected stones en paso per lance after ${d.rounds} mus round(s), given that `
-      + `the mus round happens; the others discard by ${d.others_discard_by}. ${runCaption(d)} per keep-set. `
-      + "Dead cards and declarations do not enter here.";
+    const lb = $("discard-lances-body");
+    lb.textContent = "";
+    for (const row of rows) {
+      const tr = el("tr", {}, el("th", {scope: "row", text: keepCards(row.keep)}));
+      for (const lance of LANCES) tr.append(el("td", {text: ev(row[`ev_${lance}`], 0)}));
+      lb.append(tr);
+    }
+    const best = recommendedRow(d);
+    $("discard-best").textContent = (best.keep === "–" ? t("discard.all")
+      : t("discard.keep", {keep: keepCards(best.keep), n: best.discard}))
+      + (d.close ? t("discard.close") : "");
+    $("discard-caption").textContent = title(d, [d.objective === "total" || !d.objective ? "" : `objective ${d.objective}`,
+                                                 t("discard.rankedby", {what: rankName(d).toLowerCase()})]
+                                               .filter(Boolean).join(" · "));
+    $("discard-note").textContent = t("discard.note", {rounds: d.rounds, by: d.others_discard_by, run: runCaption(d)})
+      + (d.with_betting ? ` (${d.with_betting})` : "");
     const more = $("discard-more");
-    more.hidden = d.keep_sets.length <= DISCARD_ROWS;
-    more.textContent = discardAll ? `Show the best ${DISCARD_ROWS}` : `Show all ${d.keep_sets.length} keep-sets`;
+    more.hidden = rowsAll.length <= DISCARD_ROWS;
+    more.textContent = discardAll ? t("discard.showbest", {n: DISCARD_ROWS}) : t("discard.showall", {n: rowsAll.length});
     more.setAttribute("aria-expanded", discardAll ? "true" : "false");
+    if (slots.mus.result) renderMus(slots.mus, slots.mus.result);  // the mus panel checks its keep-set against this
   }
 
   function renderMus(slot, st) {
     const d = st.result;
-    const ask = d.advice !== "cut";
+    const b = d.with_betting || null;
+    const advice = b ? b.advice : d.advice;
+    const keep = b ? b.keep : d.keep;
+    const ask = advice !== "cut";
     const adv = $("mus-advice");
-    adv.textContent = ask ? "Ask for mus" : "Cut the mus";
+    adv.textContent = "";
+    adv.append(el("span", {class: "say", lang: "es", "data-advice": ask ? "mus" : "cut",
+                           text: t(ask ? "mus.say.mus" : "mus.say.cut")}),
+               ` — ${ask ? t("mus.gloss.mus", {keep: keepCards(keep)}) : t("mus.gloss.cut")}`);
     adv.className = "advice " + (ask ? "go" : "stop");
-    const diff = d.difference;
-    let txt = `Mus − cut: ${ev(diff.value, diff.se)} stones, keeping ${keepCards(d.keep)} (the others discard by `
-      + `${d.others_discard_by}). Cut: ${ev(d.cut.ev_total, d.cut.se)}; after the mus: `
-      + `${ev(d.mus.ev_total, d.mus.se)}.`;
-    if (!(d.rules && d.rules.mus_visto)) {
-      txt += ` The mus happens only when the other three ask for it too: ${(100 * d.p_others_ask).toFixed(1)} % of `
-        + "deals; otherwise your choice changes nothing.";
+    const lines = [];
+    if (b) {
+      lines.push(t("mus.withbet", {d: ev(b.difference.value, b.difference.se), cut: ev(b.cut.ev_total, 0),
+                                    keep: keepCards(b.keep), mus: ev(b.mus.ev_total, 0)}));
     }
-    $("mus-detail").textContent = txt + ` ${runCaption(d)}.`;
+    lines.push(t("mus.paso", {adv: t(d.advice === "cut" ? "mus.say.cut" : "mus.say.mus"),
+                              d: ev(d.difference.value, d.difference.se), keep: keepCards(d.keep),
+                              cut: ev(d.cut.ev_total, d.cut.se), mus: ev(d.mus.ev_total, d.mus.se)}));
+    lines.push(t("mus.others", {by: d.others_discard_by}));
+    if (!(d.rules && d.rules.mus_visto)) lines.push(t("mus.happens", {p: pct(d.p_others_ask, 1)}));
+    const dd = slots.discard.result && slots.discard.result.result;
+    if (dd && dd.keep_sets && dd.keep_sets.length) {
+      const top = recommendedRow(dd).keep;
+      if (top !== keep) lines.push(t("mus.differs", {a: keepCards(top), b: keepCards(keep)}));
+    }
+    $("mus-detail").textContent = lines.join(" ") + ` ${runCaption(d)}.`;
   }
 
   /** An órdago error that more than one lance gives (it is about the question, not the lance). */
@@ -839,65 +1284,162 @@
     }).length > 1;
   }
 
+  const yes = (x, word) => x === true || x === word;
+
+  /** The equilibrium answer of an órdago result, whichever layout the JSON has: the equilibrium's in
+   * ``call``/``accept`` with the random-hands figures under ``random_hands``, or the random-hands figures
+   * at the top with the equilibrium's under ``equilibrium``. */
+  function ordagoAnswer(d) {
+    const eq = d.equilibrium || null;
+    const rh = d.random_hands || null;
+    const out = {eq, random: rh || d, call: null, accept: null, callNode: eq && eq.call, answerNode: eq && eq.answer};
+    if (rh) {
+      if (d.call !== null && d.call !== undefined) out.call = yes(d.call, "call");
+      if (d.accept !== null && d.accept !== undefined) out.accept = yes(d.accept, "accept");
+      if (out.callNode && out.call === null) out.call = out.callNode.decision === "call";
+      if (out.answerNode && out.accept === null) out.accept = out.answerNode.decision === "accept";
+    } else {
+      if (out.callNode) out.call = out.callNode.decision === "call";
+      if (out.answerNode) out.accept = out.answerNode.decision === "accept";
+    }
+    return out;
+  }
+
+  function decisionCell(kind, decided, node) {
+    // kind "call": paso / órdago; kind "answer": no quiero / quiero
+    const td = el("td", {"data-eq": kind, class: "decision"});
+    if (decided === null) { td.textContent = "–"; return td; }
+    const go = decided;
+    const word = kind === "call" ? (go ? "ordago.call" : "ordago.pass") : (go ? "ordago.accept" : "ordago.refuse");
+    const gloss = kind === "call" ? (go ? "ordago.gloss.call" : "ordago.gloss.pass")
+      : (go ? "ordago.gloss.accept" : "ordago.gloss.refuse");
+    td.dataset.decision = kind === "call" ? (go ? "call" : "pass") : (go ? "accept" : "refuse");
+    td.classList.add(go ? "yes" : "no");
+    td.append(el("span", {class: "say", lang: "es", text: t(word)}), el("span", {class: "gloss", text: ` (${t(gloss)})`}));
+    if (node) {
+      const [a, b, pa, pb] = kind === "call"
+        ? ["paso", "órdago", node.p_win_game_if_pass, node.p_win_game_if_call]
+        : ["no quiero", "quiero", node.p_win_game_if_refuse, node.p_win_game_if_accept];
+      td.append(el("span", {class: "pwin", text: t("ordago.pwin", {a, b, pa: pct(pa, 1), pb: pct(pb, 1)})}));
+      const pMix = kind === "call" ? node.p_call : node.p_accept;
+      if (node.mixed && !missing(pMix)) td.append(el("span", {class: "pwin", text: t("ordago.mixed", {p: pct(pMix, 0)})}));
+    }
+    return td;
+  }
+
   function renderOrdago() {
     const body = $("ordago-body");
+    const rbody = $("ordago-random-body");
     body.textContent = "";
+    rbody.textContent = "";
     let game = null;
-    const advice = [];
+    let eqInfo = null;
+    const allBox = $("ordago-all") || null;
+    const allRows = [];
     for (const lance of LANCES) {
       const slot = slots[`ordago-${lance}`];
       const tr = el("tr", {"data-lance": lance}, lanceCell(lance));
+      const rtr = el("tr", {"data-lance": lance}, lanceCell(lance));
       const d = slot.result && slot.result.result;
       if (slot.error && (slot.error.message === topError || slot.error.status !== 400
                          || sharedOrdagoError(slot.error.message))) {
-        for (let i = 0; i < 5; i++) tr.append(el("td", {text: "–"}));
+        tr.append(el("td", {text: "–"}), el("td", {text: "–"}));
+        rtr.append(el("td", {text: "–"}), el("td", {text: "–"}), el("td", {text: "–"}));
       } else if (slot.error) {
-        tr.append(el("td", {text: "–"}), el("td", {colspan: 4, class: "why", text: slot.error.message}));
+        tr.append(el("td", {colspan: 2, class: "why", text: slot.error.message}));
+        rtr.append(el("td", {colspan: 3, class: "why", text: "–"}));
       } else if (d) {
         game = game || d;
-        tr.append(pctCell(d.p_lance, 0),
-                  el("td", {class: d.call ? "yes" : "no", text: d.call ? "Call" : "Don't call"}),
-                  el("td", {class: d.accept ? "yes" : "no", text: d.accept ? "Accept" : "Refuse"}));
-        const eq = d.equilibrium;
-        if (eq && eq.call && eq.answer) {
-          const c = eq.call, a = eq.answer;
-          tr.append(el("td", {class: c.decision === "pass" ? "no" : "yes", "data-eq": "call",
-                              title: `P(they accept) ${pct(c.p_they_accept, 1)}; P(win the game) `
-                                + `${pct(c.p_win_game_if_call, 1)} calling, ${pct(c.p_win_game_if_pass, 1)} passing`,
-                              text: c.decision === "pass" ? "Don't call" : "Call"}),
-                    el("td", {class: a.decision === "refuse" ? "no" : "yes", "data-eq": "answer",
-                              title: `P(win the lance | they called) ${pct(a.p_win_lance_if_called, 1)}`,
-                              text: a.decision === "refuse" ? "Refuse" : "Accept"}));
+        const a = ordagoAnswer(d);
+        if (a.call === null && a.accept === null) {
+          const why = (a.eq && a.eq.note) || (d.notes || []).filter((n) => /equilibrium/.test(n)).join("; ")
+            || (d.notes || []).join("; ") || "–";
+          tr.append(el("td", {colspan: 2, class: "why", text: t("ordago.nosay", {why})}));
         } else {
-          tr.append(el("td", {colspan: 2, class: "why",
-                              text: $("equilibrium").checked ? ((eq && eq.note) || "–") : "tick the box above"}));
+          tr.append(decisionCell("call", a.call, a.callNode), decisionCell("answer", a.accept, a.answerNode));
         }
-        advice.push(`${LANCE_ES[lance]}: ${d.advice}`);
+        if (a.eq && !eqInfo && a.eq.iterations !== undefined) eqInfo = a.eq;
+        for (const [node, where] of [[a.callNode, "call"], [a.answerNode, "answer"]]) {
+          if (!node || !node.actions) continue;
+          const h = (node.history || []).join(", ");
+          const label = where === "call" ? (h ? t("ordago.where.call", {h}) : t("ordago.where.first"))
+            : t("ordago.where.answer", {h: (node.history || []).slice(0, -1).join(", ") || "–"});
+          allRows.push({lance, label, actions: node.actions});
+        }
+        const r = a.random;
+        rtr.append(pctCell(r.p_lance, 0),
+                   el("td", {lang: "es", "data-random": "call", text: r.call ? t("ordago.random.yes") : t("ordago.random.no")}),
+                   el("td", {lang: "es", "data-random": "accept", text: r.accept ? t("ordago.accept") : t("ordago.refuse")}));
       } else {
-        for (let i = 0; i < 5; i++) tr.append(el("td", {text: "…"}));
+        tr.append(el("td", {text: t("ordago.waiting")}), el("td", {text: t("ordago.waiting")}));
+        rtr.append(el("td", {text: "…"}), el("td", {text: "…"}), el("td", {text: "…"}));
       }
       body.append(tr);
+      rbody.append(rtr);
     }
+    renderOrdagoAll(allRows);
+    const head = $("ordago-h");
+    head.textContent = "";
     if (game) {
       const sc = game.score;
-      $("ordago-h").textContent = "";
-      $("ordago-h").append(el("span", {lang: "es", text: "Órdago"}), ` at ${sc.us}-${sc.them}`);
-      $("ordago-game").textContent = `Call when P(win the lance) ≥ ${pct(game.break_even.call, 0)}; accept theirs `
-        + `when it is > ${pct(game.break_even.accept, 0)}.`;
-      $("ordago-caption").textContent = title(game, `game to ${sc.target}`);
+      head.append(el("span", {lang: "es", text: t("ordago.at", {us: sc.us, them: sc.them})}));
+      $("ordago-caption").textContent = title(game, `${t("target")} ${sc.target}`);
+      const mano = game.game_model && game.game_model.mano === "us";
+      let note = "";
+      if (eqInfo) {
+        const nc = eqInfo.nashconv && eqInfo.nashconv.nashconv;
+        note = t("ordago.note", {us: sc.us, them: sc.them, deal: eqInfo.deal || "as-dealt", it: eqInfo.iterations,
+                                 src: eqInfo.strategy_source || "–", nc: missing(nc) ? "–" : dec(nc.toFixed(4)),
+                                 deals: fmtInt(eqInfo.deals || 0), seed: eqInfo.trials_seed ?? "–",
+                                 mano: mano ? t("ordago.is") : t("ordago.isnot")});
+      }
       const notes = (game.notes || []).join("; ");
-      $("ordago-note").textContent = `P(win the game) from ${sc.us}-${sc.them} without an órdago: `
-        + `${pct(game.p_game, 0)}, ${pct(game.p_game_if_we_refuse, 0)} if we refuse theirs (they take 1 stone); `
-        + `a game to ${sc.target}, your team ${game.game_model.mano === "us" ? "is" : "is not"} mano. `
-        + "P(win the lance) counts pares and juego when both teams hold them, punto when it is played."
-        + (notes ? ` Note: ${notes}.` : "");
-      $("ordago-note").title = advice.join("\n");
+      $("ordago-note").textContent = note + (notes ? ` ${notes}.` : "");
+      const r = game.random_hands || game;
+      const be = r.break_even || game.break_even || {};
+      $("ordago-random-note").textContent = t("ordago.random.be", {call: pct(be.call), accept: pct(be.accept),
+                                                                   us: sc.us, them: sc.them,
+                                                                   pg: pct(r.p_game ?? game.p_game, 1)});
+    } else {
+      head.append(el("span", {lang: "es", text: "Órdago"}));
+      $("ordago-caption").textContent = "–";
+      $("ordago-note").textContent = "";
+      $("ordago-random-note").textContent = "";
     }
+  }
+
+  /** Every action of the equilibrium at the two points of each lance, with P(win the game). */
+  function renderOrdagoAll(rows) {
+    let box = $("ordago-all");
+    if (!box) {
+      box = el("details", {id: "ordago-all", class: "comparison"}, el("summary", {}));
+      $("ordago-note").after(box);
+    }
+    box.querySelector("summary").textContent = t("ordago.all");
+    for (const old of box.querySelectorAll("table")) old.remove();
+    box.hidden = rows.length === 0;
+    if (!rows.length) return;
+    const tb = el("tbody");
+    for (const row of rows) {
+      tb.append(el("tr", {class: "group"}, el("th", {scope: "rowgroup", colspan: 3},
+                                              el("span", {lang: "es", text: LANCE_ES[row.lance]}), ` · ${row.label}`)));
+      let bestP = -1;
+      for (const x of Object.values(row.actions)) bestP = Math.max(bestP, x.p_win_game ?? -1);
+      for (const [act, x] of Object.entries(row.actions)) {
+        tb.append(el("tr", {class: x.p_win_game === bestP ? "best" : ""},
+                     el("th", {scope: "row", lang: "es", text: act}), pctCell(x.p, 0),
+                     el("td", {text: pct(x.p_win_game, 1)})));
+      }
+    }
+    box.append(el("table", {class: "numbers fit"},
+                  el("thead", {}, el("tr", {}, el("th", {scope: "col", text: t("col.action")}),
+                                     el("th", {scope: "col", text: t("ordago.allcol.p")}),
+                                     el("th", {scope: "col", text: t("ordago.allcol.win")}))), tb));
   }
 
   async function renderChart(slot, st) {
     const res = await fetch(st.result_url);
-    if (!res.ok) throw new Error(`the chart answered ${res.status}`);
+    if (!res.ok) throw new Error(t("err.status", {n: res.status}));
     const blob = await res.blob();
     const img = $("chart");
     const old = img.dataset.url;
@@ -905,8 +1447,7 @@
     img.dataset.url = img.src;
     if (old) URL.revokeObjectURL(old);
     const p = JSON.parse(slot.key);
-    img.alt = `Chart of P(team) and expected stones per lance for ${p.hand} at ${p.seat}; the same figures are `
-      + "in the odds table.";
+    img.alt = t("chart.alt", {hand: p.hand, seat: p.seat});
     img.hidden = false;
   }
 
@@ -919,6 +1460,7 @@
       $("odds-cli").textContent = "";
     } else if (slot.name === "discard") {
       $("discard-body").textContent = "";
+      $("discard-lances-body").textContent = "";
       $("discard-best").textContent = "";
       $("discard-note").textContent = "";
       $("discard-caption").textContent = "–";
@@ -934,6 +1476,8 @@
       delete img.dataset.url;
     } else if (slot.kind === "ordago") {
       renderOrdago();
+    } else if (slot.name === "bet") {
+      renderBet();
     }
   }
 
@@ -943,15 +1487,237 @@
     const args = ["musstats", kind, ...String(p.hand).split(/\s+/).filter(Boolean).map(q)];
     const flag = {seat: "--seat", variant: "--variant", juego_real: "--juego-real", target: "--target",
                   method: "--method", trials: "--trials", seed: "--seed", declared: "--declared", signal: "--signal",
-                  objective: "--objective", policy: "--policy", lance: "--lance", score: "--score"};
+                  objective: "--objective", policy: "--policy", lance: "--lance", score: "--score",
+                  history: "--history"};
     for (const [k, v] of Object.entries(p)) {
-      if (k === "hand" || k === "size") continue;
+      if (k === "hand" || k === "size" || k === "equilibrium") continue;
       if (k === "redeal_4567" && v) args.push("--redeal-4567");
       else if (k === "mus_visto" && v) args.push("--mus-visto");
       else if (k === "dead") args.push("--dead", ...String(v).split(/\s+/).map(q));
       else if (flag[k]) args.push(flag[k], q(String(v)));
     }
     return args.join(" ");
+  }
+
+  // ------------------------------------------------------------------ the betting panel
+
+  /** The betting panel: the lance, the public history built by buttons, and at the player's turns
+   * the equilibrium of /api/bet (musstats bet --format json); whose turn it is and the legal actions
+   * come from the public tree (/api/tree). */
+  const bet = {lance: "grande", history: [], base: null, baseKey: null, askedKey: null, point: null, result: null,
+               error: null, pendingHistory: null, coldNote: null};
+
+  function betBaseParams() {
+    const r = rules();
+    const p = {hand: sets.hand.text.trim(), seat: mySeat(), lance: bet.lance};
+    const d = declaredText();
+    if (d) p.declared = d;
+    if (r.variant !== "8-reyes") p.variant = r.variant;
+    if (r.jr !== "off") p.juego_real = r.jr;
+    return p;
+  }
+
+  /** The node of an answer of /api/bet at ``history`` (its first node is the point asked about). */
+  function nodeAt(res, history) {
+    if (!res || !res.nodes) return null;
+    const key = history.join(",");
+    return res.nodes.find((n) => n.history.join(",") === key) || null;
+  }
+
+  /** A mark of a rarely reached point, when the answer carries one. */
+  function rareMark(node) {
+    if (!node) return null;
+    for (const k of ["rare", "rarely_reached", "low_reach", "reached_rarely"]) {
+      if (node[k] === true) return t("bet.rare.mark");
+      if (typeof node[k] === "string" && node[k]) return node[k];
+    }
+    if (node.reach && typeof node.reach === "object" && node.reach.rare) {
+      return node.reach.note || t("bet.rare.mark");
+    }
+    return null;
+  }
+
+  /** The rules whose betting strategies ship with musstats (answered at once); any other rules
+   * need a solve of many minutes that cannot be interrupted, run only when asked for. */
+  function betShipped(p) {
+    return (p.variant || "8-reyes") === "8-reyes" && (p.juego_real || "off") === "off";
+  }
+
+  const betCold = new Set();  // the questions whose solve was asked for
+
+  async function betRefresh() {
+    const slot = slots.bet;
+    if (!handReady()) { renderBet(); return; }
+    const params = betBaseParams();
+    const key = JSON.stringify(params);
+    if (!betShipped(params) && !betCold.has(key)) {
+      slot.gen++;
+      bet.askedKey = key;
+      bet.base = null;
+      bet.baseKey = null;
+      bet.point = null;
+      bet.result = null;
+      bet.error = null;
+      bet.coldNote = key;
+      renderBet();
+      paintPanel("bet");
+      return;
+    }
+    bet.coldNote = null;
+    bet.askedKey = key;
+    slot.gen++;
+    const gen = slot.gen;
+    bet.error = null;
+    slot.error = null;
+    if (bet.baseKey !== key) {  // a new question: its first turn first (it says who holds the lance)
+      bet.base = null;
+      bet.result = null;
+      bet.point = null;
+      bet.history = bet.pendingHistory || [];
+      bet.pendingHistory = null;
+      renderBet();
+      const st = await runJob(slot, "bet", params);
+      if (!st || gen !== slot.gen) return;
+      if (st.state !== "done") { betFail(st); return; }
+      bet.base = st.result;
+      bet.baseKey = key;
+      slot.key = key;
+    }
+    let point;
+    try {
+      const q = new URLSearchParams({lance: bet.lance});
+      if (bet.base.declared) q.set("speakers", bet.base.declared);
+      if (bet.history.length) q.set("history", bet.history.join(","));
+      point = await api("GET", `/api/tree?${q}`);
+    } catch (e) {
+      if (gen === slot.gen) betFail({error: t("err.noserver", {m: e.message}), status: 0});
+      return;
+    }
+    if (gen !== slot.gen) return;
+    if (point.httpStatus >= 400) {
+      if (bet.history.length) { bet.history = []; betRefresh(); return; }  // a history of another question
+      betFail({error: point.error, status: point.httpStatus});
+      return;
+    }
+    bet.point = point;
+    bet.history = point.history;
+    bet.result = null;
+    if (point.turn === mySeat()) {
+      const here = nodeAt(bet.base, point.history);
+      if (here && bet.base.nodes[0] === here) {
+        bet.result = bet.base;
+      } else {
+        renderBet();
+        const st = await runJob(slot, "bet", {...params, history: point.history.join(",")});
+        if (!st || gen !== slot.gen) return;
+        if (st.state !== "done") { betFail(st); return; }
+        bet.result = st.result;
+      }
+    }
+    slot.status = null;
+    renderBet();
+    paintPanel("bet");
+    paintStatus();
+    saveHash();
+  }
+
+  function betFail(st) {
+    const slot = slots.bet;
+    slot.status = st.state === "cancelled" ? {state: "cancelled"} : null;
+    bet.error = st.state === "cancelled" ? null : (st.error || t("err.status", {n: st.status || st.httpStatus}));
+    bet.base = st.state === "cancelled" ? null : bet.base;
+    if (st.state === "cancelled") bet.baseKey = null;
+    renderBet();
+    paintPanel("bet");
+    paintStatus();
+  }
+
+  function betSay(action) {
+    bet.history = [...bet.history, action];
+    betRefresh();
+  }
+
+  function renderBet() {
+    const coldKey = bet.coldNote;
+    const hist = $("bet-history");
+    const now = $("bet-now");
+    const table = $("bet-table");
+    const tbody = $("bet-body");
+    const say = $("bet-say");
+    const rare = $("bet-rare");
+    hist.textContent = "";
+    now.textContent = "";
+    tbody.textContent = "";
+    say.textContent = "";
+    rare.hidden = true;
+    table.hidden = true;
+    $("bet-note").textContent = "";
+    $("bet-caption").textContent = "–";
+    $("bet-undo").disabled = !bet.history.length;
+    $("bet-restart").disabled = !bet.history.length;
+    if (coldKey) {
+      now.textContent = "";
+      say.append(el("p", {class: "help", text: t("bet.cold")}),
+                 el("button", {type: "button", class: "small", id: "bet-solve", text: t("bet.solve")}));
+      $("bet-solve").addEventListener("click", () => { betCold.add(coldKey); betRefresh(); });
+      return;
+    }
+    const p = bet.point;
+    if (!p || !bet.base) return;
+    const me = mySeat();
+    if (!p.steps.length) hist.append(el("li", {class: "start", text: t("bet.start")}));
+    for (const s of p.steps) {
+      hist.append(el("li", {class: s.seat === me ? "mine" : ""}, `${seatName(s.seat)}: `,
+                     el("span", {lang: "es", text: s.action})));
+    }
+    const d = bet.base;
+    if (p.over) {
+      now.textContent = t("bet.over", {how: p.ending});
+    } else if (p.turn === me && bet.result) {
+      now.textContent = t("bet.turn.you", {seat: seatName(me)});
+      const node = bet.result.nodes[0];
+      let best = null;
+      for (const [a, x] of Object.entries(node.actions)) if (!best || x.p > node.actions[best].p) best = a;
+      for (const [a, x] of Object.entries(node.actions)) {
+        const tr = el("tr", {"data-action": a, class: a === best ? "best" : ""},
+                      el("th", {scope: "row"}, el("span", {lang: "es", text: a}),
+                         a === best ? el("span", {class: "tag", text: ` ${t("bet.best")}`}) : null),
+                      pctCell(x.p, 0, {"data-col": "p"}), evCell(x.ev, x.se, {"data-col": "ev"}));
+        tbody.append(tr);
+      }
+      table.hidden = false;
+      const mark = rareMark(node);
+      if (mark) {
+        rare.hidden = false;
+        rare.textContent = mark;
+      }
+      const r = bet.result;
+      $("bet-caption").textContent = [r.hand, r.seat, r.variant, LANCE_ES[r.lance],
+        r.declared ? t("bet.declared", {d: r.declared}) : "", r.deal, r.info,
+        node.history.length ? node.history.join(", ") : t("bet.start")].filter(Boolean).join(" · ");
+      const ex = r.exploitability || {};
+      $("bet-note").textContent = t("bet.note", {it: r.iterations, src: r.strategy_source,
+        nc: missing(ex.nashconv) ? "–" : `≥ ${dec(ex.nashconv.toFixed(3))}`, ev: r.ev_method,
+        deals: fmtInt(r.ev_deals || 0), seed: r.ev_seed, units: r.units, ord: r.ordago_stones ?? "–"})
+        + ((r.notes || []).length ? ` ${r.notes.join("; ")}.` : "");
+    } else if (p.turn === me) {
+      now.textContent = t("bet.turn.you", {seat: seatName(me)});
+    } else {
+      now.textContent = t("bet.turn.other", {seat: seatName(p.turn)});
+      $("bet-caption").textContent = [d.hand, d.seat, d.variant, LANCE_ES[d.lance],
+        d.declared ? t("bet.declared", {d: d.declared}) : ""].filter(Boolean).join(" · ");
+    }
+    if (!p.over) {
+      const row = el("div", {class: "say-row", role: "group", "aria-label": p.turn === me ? t("bet.say.you")
+        : t("bet.say", {seat: seatName(p.turn)})});
+      row.append(el("span", {class: "say-who", text: p.turn === me ? t("bet.say.you") : t("bet.say", {seat: seatName(p.turn)})}));
+      for (const a of p.actions) {
+        const b = el("button", {type: "button", class: "small act", lang: "es", "data-say": a, text: a});
+        b.addEventListener("click", () => betSay(a));
+        row.append(b);
+      }
+      say.append(row);
+    }
   }
 
   // ------------------------------------------------------------------ state changes
@@ -976,15 +1742,21 @@
 
   function update(force) {
     if (!handReady()) {
-      cancelAll();
+      clearAll();
       setTopError("");
       paintStatus();
       return;
     }
-    for (const name of Object.keys(slots)) if (name !== "chart") runSlot(name, force === true);
+    if (force === true && topError) setTopError("");
+    for (const name of Object.keys(slots)) if (slots[name].auto) runSlot(name, force === true);
     const odds = slots.odds;  // the chart follows the odds (see runSlot); here only when they are current
     if (odds.result && odds.status && odds.status.state === "done" && odds.key === JSON.stringify(oddsParams())) {
       runSlot("chart", force === true);
+    }
+    const k = JSON.stringify(betBaseParams());
+    if (force === true || (k !== bet.baseKey && k !== bet.askedKey)) {
+      if (force === true) bet.baseKey = null;
+      betRefresh();
     }
     paintStatus();
   }
@@ -1008,6 +1780,9 @@
     for (const id of ["redeal_4567", "mus_visto"]) if ($(id).checked) h.set(id, "1");
     const d = declaredText();
     if (d) h.set("declared", d);
+    if (bet.lance !== "grande") h.set("bet", bet.lance);
+    if (bet.history.length) h.set("said", bet.history.join(","));
+    if (langChosen) h.set("lang", LANG);
     history.replaceState(null, "", "#" + h.toString());
   }
 
@@ -1028,8 +1803,47 @@
       decl[q] = decl[q] || {pares: "", juego: ""};
       decl[q][what.includes("pares") ? "pares" : "juego"] = what;
     }
+    if (LANCES.includes(h.get("bet"))) bet.lance = h.get("bet");
+    $("bet-lance").value = bet.lance;
+    if (h.get("said")) bet.pendingHistory = h.get("said").split(",").map((x) => x.trim()).filter(Boolean);
+    if (h.get("lang") === "es" || h.get("lang") === "en") { LANG = h.get("lang"); langChosen = true; }
     if (h.get("hand")) { sets.hand.input.value = h.get("hand"); setFromText("hand", h.get("hand")); }
     if (h.get("dead")) { sets.dead.input.value = h.get("dead"); setFromText("dead", h.get("dead")); }
+  }
+
+  // ------------------------------------------------------------------ language switch
+
+  let langChosen = false;
+
+  /** Every static text in the page's language, then every answer drawn again. */
+  function applyLang() {
+    document.documentElement.lang = LANG;
+    document.title = `musstats · ${t("subtitle")}`;
+    for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+    for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
+    for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
+    for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
+    for (const b of document.querySelectorAll(".lang button")) b.setAttribute("aria-pressed", String(b.dataset.lang === LANG));
+    buildDeclarations();
+    drawCards();
+    describeRules();
+    paintStatus();
+    if (topError) setTopError(topError);
+    for (const slot of Object.values(slots)) {
+      if (slot.result && slot.render && slot.name !== "chart") slot.render(slot, slot.result);
+    }
+    if (slots.chart.result) $("chart").alt = t("chart.alt", JSON.parse(slots.chart.key));
+    renderOrdago();
+    renderBet();
+    for (const p of Object.keys(panels)) paintPanel(p);
+  }
+
+  function setLang(lang) {
+    LANG = lang;
+    langChosen = true;
+    try { localStorage.setItem("musstats-lang", lang); } catch (e) { /* private mode: the URL keeps it */ }
+    applyLang();
+    saveHash();
   }
 
   // ------------------------------------------------------------------ wiring
@@ -1037,9 +1851,12 @@
   function init() {
     sets.hand.input = $("hand-text");
     sets.dead.input = $("dead-text");
+    const stored = storedLang();
+    LANG = stored === "es" || stored === "en" ? stored : browserLang();
+    langChosen = stored === "es" || stored === "en";
     buildPicker();
     loadHash();
-    buildDeclarations();
+    for (const b of document.querySelectorAll(".lang button")) b.addEventListener("click", () => setLang(b.dataset.lang));
     for (const name of ["hand", "dead"]) {
       sets[name].input.addEventListener("input", () => { setFromText(name, sets[name].input.value); changed(); });
       $(`${name}-clear`).addEventListener("click", () => { setFromCards(name, []); changed(true); });
@@ -1055,7 +1872,7 @@
         changed(true);
       });
     }
-    for (const id of ["target", "signal", "method", "objective", "policy", "redeal_4567", "mus_visto", "equilibrium"]) {
+    for (const id of ["target", "signal", "method", "objective", "policy", "redeal_4567", "mus_visto"]) {
       $(id).addEventListener("change", () => changed(true));
     }
     for (const id of ["trials", "seed", "keep-trials", "score-us", "score-them"]) {
@@ -1070,7 +1887,27 @@
       const s = slots.discard;
       if (s.result) renderDiscard(s, s.result);
     });
-    window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(update, 400); });
+    $("bet-lance").addEventListener("change", () => {
+      bet.lance = $("bet-lance").value;
+      bet.history = [];
+      changed(true);
+    });
+    $("bet-undo").addEventListener("click", () => {
+      bet.history = bet.history.slice(0, -1);
+      betRefresh();
+    });
+    $("bet-restart").addEventListener("click", () => {
+      bet.history = [];
+      betRefresh();
+    });
+    let lastWidth = window.innerWidth;
+    window.addEventListener("resize", () => {
+      if (Math.abs(window.innerWidth - lastWidth) < 40) return;  // the chart follows real changes of width only
+      lastWidth = window.innerWidth;
+      clearTimeout(timer);
+      timer = setTimeout(update, 400);
+    });
+    applyLang();
     changed(true);
   }
 
