@@ -102,8 +102,9 @@ def next_hand_grid(variant: Variant) -> np.ndarray:
     return game_model(variant, betting=betting_available(variant)).p[1]
 
 
-#: deals of a subgame whose other lances make :func:`rest_of_hand`'s table (and its seed)
-REST_DEALS = 200_000
+#: deals of a subgame whose other lances make :func:`rest_of_hand`'s table (and the seed of the
+#: stream they come from, as dealt; after the mus the first deals of the solve's own training pool)
+REST_DEALS = 100_000
 REST_SEED = 1
 _REST: dict[tuple, RestOfHand] = {}
 
@@ -112,16 +113,19 @@ def _rest_source(lance: str, pattern: int, variant: Variant, deal: str) -> str:
     from musstats.engines.betting.deals import deal_digest
 
     dg = deal_digest(deal, variant)
+    where = (f"seed {REST_SEED}" if deal == "as-dealt" else
+             f"the first of the training pool ({AFTER_MUS_EQ['pool']} deals, seed {DEFAULT_EQ_SEED})")
     return (f"{lance} {pattern} {variant.lance_rules.cache_key(target=False)} {deal}{'-' + dg if dg else ''}: "
-            f"{REST_DEALS} deals of the subgame, seed {REST_SEED}, the other lances en paso")
+            f"{REST_DEALS} deals of the subgame, {where}, the other lances en paso")
 
 
 def rest_of_hand(lance: str, pattern: int, variant: Variant, deal: str = "as-dealt") -> RestOfHand:
     """The other lances of the hand at the count, played en paso, given ``lance``'s outcome
-    code: :data:`REST_DEALS` deals of the subgame (the hands as dealt or after the mus, the
-    declaration pattern), each deal's outcome code of ``lance`` and team 0's stones of every
-    place of the count (grande, chica, pares, juego or punto: the one played).  From memory,
-    the shipped table (``musstats/data/ordago_rest_*.npz``), the disk cache, or drawn."""
+    code: :data:`REST_DEALS` deals of the subgame (the hands as dealt, or after the mus: the
+    first of the after-mus solve's training pool; the declaration pattern), each deal's
+    outcome code of ``lance`` and team 0's stones of every place of the count (grande, chica,
+    pares, juego or punto: the one played).  From memory, the shipped table
+    (``musstats/data/ordago_rest_*.npz``, as dealt), the disk cache, or drawn."""
     from musstats.engines import cache
 
     src = _rest_source(lance, pattern, variant, deal)
@@ -145,7 +149,11 @@ def rest_of_hand(lance: str, pattern: int, variant: Variant, deal: str = "as-dea
 def _draw_rest(lance: str, pattern: int, variant: Variant, deal: str, src: str) -> RestOfHand:
     from musstats.engines.betting import deals as D
 
-    d = D.kept_subgame_deals(deal, variant, lance, pattern, REST_DEALS, REST_SEED, D.GAME_KEY)
+    if deal == "as-dealt":
+        d = D.kept_subgame_deals(deal, variant, lance, pattern, REST_DEALS, REST_SEED, D.GAME_KEY)
+    else:  # the deals the after-mus solve draws anyway (finding rare subgames after a round takes minutes)
+        d = D.kept_subgame_deals(deal, variant, lance, pattern, AFTER_MUS_EQ["pool"], DEFAULT_EQ_SEED,
+                                 D.TRAIN_KEY)[:REST_DEALS]
     return rest_from_deals(lance, pattern, variant, d, src)
 
 
