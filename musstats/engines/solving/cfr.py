@@ -16,9 +16,11 @@ presets of :class:`SolveConfig`:
 * ``team`` -- DCFR with an *exploration floor* (:data:`TEAM_FLOOR`): the values are taken
   against strategies that play every action with probability at least ``floor /
   actions``, so that every decision a partner may face is trained, also those his
-  partner's current strategy never leads to (see docs/method.md, "Team-sound strategies").
-  The floor decays as ``floor / t^floor_decay``; the strategy returned is the average of
-  the strategies played before the floor.
+  partner's current strategy never leads to; the floor decays as ``floor /
+  t^floor_decay``, and the strategy returned is the average of the strategies played
+  before the floor.  Every :data:`TEAM_EVERY` iterations a pair that gains by coordinating
+  beyond what its partners gain alone is moved to its joint deviation (:func:`_team_moves`;
+  docs/method.md, "Team-sound strategies").
 
 The driver shows progress (``progress(iteration, seconds, exploitability or None)``),
 stops on Ctrl-C or a ``stop()`` returning True (the strategy so far, marked partial),
@@ -45,7 +47,7 @@ __all__ = ["SolveConfig", "PRESETS", "Strategy", "SolverState", "solve", "TEAM_F
 TEAM_FLOOR = 0.05
 #: the ``team`` preset searches the teams' joint deviations every so many iterations ...
 TEAM_EVERY = 500
-#: ... and moves a team to one that gains more than this (in the payoff's unit)
+#: ... and moves a team to one that gains more than this beyond its partners alone (in the payoff's unit)
 TEAM_MIN_GAIN = 0.002
 
 
@@ -203,34 +205,42 @@ def solve(game: SolverGame, config: SolveConfig, *,
 
 def _team_moves(game: SolverGame, config: SolveConfig, R: np.ndarray, S: np.ndarray, sig: np.ndarray, t: int,
                 gamma: float) -> list[dict]:
-    """Search each team's best joint deviation against the average strategy (on a sample of its
-    own for this iteration) and move a team that gains more than ``config.team_min_gain`` to
-    it: its current strategy becomes the deviation, its regrets favour it (at the owner's mean
-    positive regret) and its average restarts from it with the weight of the iterations so far."""
-    from musstats._kernels.cfr import average_owner
-    from musstats.engines.solving.exploit import team_owners, team_search
+    """Where a pair gains by coordinating, move it there.
+
+    Against the average strategy, each team's best joint deviation is searched on a sample of
+    this iteration's own (:func:`~musstats.engines.solving.exploit.team_search`), and each
+    partner's own best response is measured on the same sample.  The *coordination gap* is what
+    the pair gains beyond the better of its partners alone: a gap that CFR's updates of single
+    players do not close (a partner's answer that his partner's current play never asks for).
+    The team with the larger gap, when it exceeds ``config.team_min_gain``, is moved: its current
+    strategy becomes the joint deviation and its regrets favour it (at the owner's mean positive
+    regret); its average is kept, and CFR goes on from there (the later iterations weigh more)."""
+    from musstats.engines.solving.exploit import best_response, paired_gain, team_owners, team_search
     from musstats.engines.solving.game import Sample
 
     lay = game.layout
     avg = lay.normalise(S)
-    weight = float(sum(float(x) ** gamma for x in range(1, t + 1)))
-    out = []
+    sample = Sample("choose", 10 + t // config.team_every)
+    found = []
     for tm in (0, 1):
         own = team_owners(game, tm)
         if len(own) < 2:
             continue
-        g_in, se_in, dev, how = team_search(game, avg, tm, sample=Sample("choose", 10 + t // config.team_every))
-        if g_in <= config.team_min_gain:
-            continue
-        for k in own:
-            rb, m, rows = int(lay.tb[k]), int(lay.m[k]), lay.rows(k)
-            plan = lay.owner_rows(dev, k)
-            pos = R[rb: rb + rows, :m]
-            scale = float(pos[pos > 0].mean()) if (pos > 0).any() else 1.0
-            R[rb: rb + rows, :m] = plan * scale
-            sig[rb: rb + rows, :m] = plan
-            S[rb: rb + rows, :m] = 0.0
-            average_owner(S, R, sig, weight, lay.tr, rb, m, k)
-        out.append({"iteration": t, "team": tm, "gain_in": round(g_in, 6), "gain_in_se": round(se_in, 6),
-                    "found_from": how})
-    return out
+        g_in, se_in, dev, how = team_search(game, avg, tm, sample=sample)
+        alone = max(paired_gain(game, own[0], avg, lay.with_rows(avg, k, best_response(game, k, avg, sample)),
+                                sample)[0] for k in own)
+        found.append((g_in - alone, tm, g_in, se_in, alone, dev, how))
+    if not found:
+        return []
+    gap, tm, g_in, se_in, alone, dev, how = max(found, key=lambda x: x[0])
+    if gap <= config.team_min_gain:
+        return []
+    for k in team_owners(game, tm):
+        rb, m, rows = int(lay.tb[k]), int(lay.m[k]), lay.rows(k)
+        plan = lay.owner_rows(dev, k)
+        pos = R[rb: rb + rows, :m]
+        scale = float(pos[pos > 0].mean()) if (pos > 0).any() else 1.0
+        R[rb: rb + rows, :m] = plan * scale
+        sig[rb: rb + rows, :m] = plan
+    return [{"iteration": t, "team": tm, "gain_in": round(g_in, 6), "gain_in_se": round(se_in, 6),
+             "alone_in": round(alone, 6), "found_from": how}]
