@@ -111,7 +111,7 @@ def page(browser, server):
     p = open_page(browser, server)
     yield p
     assert p.errors == [], p.errors  # no script error on the page
-    p.close()
+    p.close(run_before_unload=True)  # the page cancels its computations as it goes
 
 
 def pick(page, *names):
@@ -147,13 +147,13 @@ def test_a_fifth_rey_with_4_reyes_shows_the_error(page):
     page.get_by_label("Deck", exact=True).select_option("4-reyes")
     page.get_by_label("Cards", exact=True).fill("R R R R")
     expect(cell(page, "grande", "p_team")).to_have_text(re.compile(r"\d+\.\d\d %"), timeout=SLOW)
-    page.get_by_label("Dead cards", exact=True).fill("R")
-    err = page.locator("#error")
-    expect(err).to_be_visible(timeout=QUICK)
-    expect(err).to_contain_text("hand and dead cards: 5 cards of rank R but the deck holds 4")
-    expect(page.locator("#odds-body tr")).to_have_count(0)
     # the betting of 4 reyes does not ship: its solve (many minutes) runs only when asked for
     expect(page.locator("#bet-solve")).to_be_visible()
+    page.get_by_label("Dead cards", exact=True).fill("R")
+    err = page.locator("#error")
+    expect(err).to_be_visible(timeout=SLOW)
+    expect(err).to_contain_text("hand and dead cards: 5 cards of rank R but the deck holds 4")
+    expect(page.locator("#odds-body tr")).to_have_count(0)
     # the picker cannot even give a fifth card to the hand
     page.get_by_label("Dead cards", exact=True).fill("")
     expect(err).to_be_hidden(timeout=QUICK)
@@ -282,7 +282,7 @@ def test_the_ordago_panel_leads_with_the_equilibrium(browser, server):
         expect(page.locator("#ordago-random-body tr[data-lance=grande] td").first).to_have_text(re.compile(r"%"))
         assert page.errors == [], page.errors
     finally:
-        page.close()
+        page.close(run_before_unload=True)
 
 
 def bet_rows(page) -> dict[str, float]:
@@ -333,7 +333,7 @@ def test_the_betting_panel_rrrr_at_mano_never_refuses(browser, server):
         expect(page.locator("#bet-now")).to_contain_text("The betting is over: refused: mano and third take 1")
         assert page.errors == [], page.errors
     finally:
-        page.close()
+        page.close(run_before_unload=True)
 
 
 def test_the_language_switch(browser, server):
@@ -342,7 +342,7 @@ def test_the_language_switch(browser, server):
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(page.locator("#discard-h")).to_have_text("What to throw")
         expect(cell(page, "grande", "p_team")).to_have_text("99.17 %", timeout=SLOW)
-        page.get_by_role("button", name="ES").click()
+        page.get_by_role("button", name="ES", exact=True).click()
         expect(page.locator("html")).to_have_attribute("lang", "es")
         for sel, text in (("#hand-h", "Tus cartas"), ("#discard-h", "Qué descartar"), ("#bet-h", "Envites"),
                           ("#mus-h", "¿Mus o corto?"), ("#odds-h", "Probabilidades de cada lance")):
@@ -351,12 +351,12 @@ def test_the_language_switch(browser, server):
         expect(cell(page, "grande", "p_team")).to_have_text("99,17 %")  # decimal comma
         # lance and action names stay Spanish in both languages
         expect(page.locator("#odds-body tr[data-lance=grande] th")).to_have_text("Grande")
-        page.get_by_role("button", name="EN").click()
+        page.get_by_role("button", name="EN", exact=True).click()
         expect(page.locator("#discard-h")).to_have_text("What to throw")
         expect(page.locator("#odds-body tr[data-lance=grande] th")).to_have_text("Grande")
         assert page.errors == [], page.errors
     finally:
-        page.close()
+        page.close(run_before_unload=True)
     # a browser that prefers Spanish gets the page in Spanish
     page = open_page(browser, server, locale="es-ES")
     try:
@@ -364,7 +364,7 @@ def test_the_language_switch(browser, server):
         expect(page.locator("#status")).to_have_text("Elige cuatro cartas.")
         expect(page.locator("#ordago-lead")).to_contain_text("Contra rivales de equilibrio")
     finally:
-        page.close()
+        page.close(run_before_unload=True)
 
 
 def test_bad_input_clears_the_previous_hand(page):
@@ -444,4 +444,4 @@ def test_layout_and_screenshots(browser, server, width):
         page.screenshot(path=str(ARTIFACTS / f"serve-{width}.png"), full_page=True)
         assert page.errors == [], page.errors
     finally:
-        page.close()
+        page.close(run_before_unload=True)

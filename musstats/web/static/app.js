@@ -135,6 +135,7 @@
       "ordago.pwin": "P(win the game): {a} {pa} · {b} {pb}",
       "ordago.mixed": "mixed: {p} of the time",
       "ordago.nosay": "no equilibrium figures: {why}",
+      "ordago.offpath": "off the equilibrium path: they (almost) never call here",
       "ordago.all": "Every action at your turn and against their órdago",
       "ordago.allcol.p": "P(eq.)", "ordago.allcol.win": "P(win game)",
       "ordago.where.call": "your turn after {h}", "ordago.where.first": "your turn, first to speak",
@@ -291,6 +292,7 @@
       "ordago.pwin": "P(ganar la partida): {a} {pa} · {b} {pb}",
       "ordago.mixed": "mixta: {p} de las veces",
       "ordago.nosay": "sin cifras de equilibrio: {why}",
+      "ordago.offpath": "fuera del camino del equilibrio: (casi) nunca lo echan aquí",
       "ordago.all": "Cada acción en tu turno y contra su órdago",
       "ordago.allcol.p": "P(eq.)", "ordago.allcol.win": "P(ganar partida)",
       "ordago.where.call": "tu turno tras {h}", "ordago.where.first": "tu turno, hablas primero",
@@ -1287,20 +1289,22 @@
   const yes = (x, word) => x === true || x === word;
 
   /** The equilibrium answer of an órdago result, whichever layout the JSON has: the equilibrium's in
-   * ``call``/``accept`` with the random-hands figures under ``random_hands``, or the random-hands figures
-   * at the top with the equilibrium's under ``equilibrium``. */
+   * ``call``/``accept`` (``method`` "equilibrium") with the random-hands figures under ``random_hands``,
+   * or the random-hands figures at the top with the equilibrium's under ``equilibrium``.  No answer
+   * (null) where the result has no equilibrium figures: the random hands are only the comparison. */
   function ordagoAnswer(d) {
     const eq = d.equilibrium || null;
     const rh = d.random_hands || null;
-    const out = {eq, random: rh || d, call: null, accept: null, callNode: eq && eq.call, answerNode: eq && eq.answer};
+    const out = {eq, random: rh || d, call: null, accept: null, callNode: eq && eq.call, answerNode: eq && eq.answer,
+                 advice: null};
     if (rh) {
+      if (d.method === "random hands") return out;
       if (d.call !== null && d.call !== undefined) out.call = yes(d.call, "call");
       if (d.accept !== null && d.accept !== undefined) out.accept = yes(d.accept, "accept");
-      if (out.callNode && out.call === null) out.call = out.callNode.decision === "call";
-      if (out.answerNode && out.accept === null) out.accept = out.answerNode.decision === "accept";
+      out.advice = d.advice || null;
     } else {
-      if (out.callNode) out.call = out.callNode.decision === "call";
-      if (out.answerNode) out.accept = out.answerNode.decision === "accept";
+      if (out.callNode && out.callNode.decision) out.call = out.callNode.decision === "call";
+      if (out.answerNode && out.answerNode.decision) out.accept = out.answerNode.decision === "accept";
     }
     return out;
   }
@@ -1323,6 +1327,7 @@
       td.append(el("span", {class: "pwin", text: t("ordago.pwin", {a, b, pa: pct(pa, 1), pb: pct(pb, 1)})}));
       const pMix = kind === "call" ? node.p_call : node.p_accept;
       if (node.mixed && !missing(pMix)) td.append(el("span", {class: "pwin", text: t("ordago.mixed", {p: pct(pMix, 0)})}));
+      if (node.off_path) td.append(el("span", {class: "pwin", text: t("ordago.offpath")}));
     }
     return td;
   }
@@ -1352,13 +1357,14 @@
         game = game || d;
         const a = ordagoAnswer(d);
         if (a.call === null && a.accept === null) {
-          const why = (a.eq && a.eq.note) || (d.notes || []).filter((n) => /equilibrium/.test(n)).join("; ")
-            || (d.notes || []).join("; ") || "–";
+          const why = (a.eq && a.eq.note) || (d.notes || []).filter((n) => /equilibri/.test(n)).join("; ")
+            || (d.notes || []).join("; ") || d.method || "–";
           tr.append(el("td", {colspan: 2, class: "why", text: t("ordago.nosay", {why})}));
         } else {
           tr.append(decisionCell("call", a.call, a.callNode), decisionCell("answer", a.accept, a.answerNode));
         }
         if (a.eq && !eqInfo && a.eq.iterations !== undefined) eqInfo = a.eq;
+        if (a.advice) allRows.push({lance, advice: a.advice});
         for (const [node, where] of [[a.callNode, "call"], [a.answerNode, "answer"]]) {
           if (!node || !node.actions) continue;
           const h = (node.history || []).join(", ");
@@ -1384,7 +1390,8 @@
       const sc = game.score;
       head.append(el("span", {lang: "es", text: t("ordago.at", {us: sc.us, them: sc.them})}));
       $("ordago-caption").textContent = title(game, `${t("target")} ${sc.target}`);
-      const mano = game.game_model && game.game_model.mano === "us";
+      const model = game.game_model || (game.random_hands || {}).game_model || {};
+      const mano = model.mano === "us";
       let note = "";
       if (eqInfo) {
         const nc = eqInfo.nashconv && eqInfo.nashconv.nashconv;
@@ -1417,10 +1424,16 @@
     }
     box.querySelector("summary").textContent = t("ordago.all");
     for (const old of box.querySelectorAll("table")) old.remove();
-    box.hidden = rows.length === 0;
+    box.hidden = !rows.some((r) => r.actions);
     if (!rows.length) return;
     const tb = el("tbody");
     for (const row of rows) {
+      if (row.advice) {
+        tb.append(el("tr", {class: "group"}, el("th", {scope: "rowgroup", colspan: 3},
+                                                el("span", {lang: "es", text: LANCE_ES[row.lance]}))),
+                  el("tr", {}, el("td", {colspan: 3, class: "why", text: row.advice})));
+        continue;
+      }
       tb.append(el("tr", {class: "group"}, el("th", {scope: "rowgroup", colspan: 3},
                                               el("span", {lang: "es", text: LANCE_ES[row.lance]}), ` · ${row.label}`)));
       let bestP = -1;
@@ -1907,6 +1920,18 @@
       clearTimeout(timer);
       timer = setTimeout(update, 400);
     });
+    // a closed page stops its computations at once (the server would wait for a while first)
+    const stopAll = () => {
+      for (const slot of Object.values(slots)) {
+        const live = slot.status && (slot.status.state === "queued" || slot.status.state === "running");
+        if (slot.jobId && live) {
+          try { fetch(`/api/jobs/${slot.jobId}`, {method: "DELETE", keepalive: true}); } catch (e) { /* closing */ }
+          slot.jobId = null;
+        }
+      }
+    };
+    window.addEventListener("pagehide", stopAll);
+    window.addEventListener("beforeunload", stopAll);
     applyLang();
     changed(true);
   }
