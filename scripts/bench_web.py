@@ -7,6 +7,11 @@ odds questions at once (default 200, all different: exact odds of 50 hands x 4 s
 reyes, so every one is computed), and the same ones again (answered from the cache).
 Prints requests per second, the latency percentiles and the errors of both rounds.
 
+``--ordago N``: then N órdago questions one at a time (the default answer, against
+equilibrium opponents), each at a different score of a game to 40 and a random hand and seat
+(``--seed``), at grande or ``--lance``; prints their latency percentiles (the first answer at
+a score may include its solve).
+
 Bounded: at most 1,000 requests, 500 at once, and a deadline for each round (default 120 s;
 whatever has not answered by then counts as an error).  Loopback only.
 
@@ -16,6 +21,7 @@ CPU time the server spent per request, which depends much less on it.
 
     .venv/bin/python scripts/bench_web.py
     .venv/bin/python scripts/bench_web.py --requests 200 --workers 2 --json
+    .venv/bin/python scripts/bench_web.py --requests 20 --ordago 40 --seed 3
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import ipaddress
 import itertools
 import json
 import os
+import random
 import re
 import signal
 import statistics
@@ -49,6 +56,15 @@ def questions(n: int) -> list[dict]:
     return out[:n]
 
 
+def ordago_questions(n: int, seed: int, lance: str) -> list[dict]:
+    """``n`` órdago questions at ``n`` different scores of a game to 40, random hands and seats."""
+    rng = random.Random(seed)
+    scores = rng.sample([(a, b) for a in range(40) for b in range(40)], n)
+    hands = [" ".join(h) for h in itertools.combinations_with_replacement(RANKS, 4)]
+    return [{"hand": rng.choice(hands), "seat": rng.choice(SEATS), "lance": lance, "score": f"{a}-{b}"}
+            for a, b in scores]
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     if not xs:
@@ -58,7 +74,8 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-async def one_round(http, url: str, qs: list[dict], concurrency: int, timeout: float, deadline: float) -> dict:
+async def one_round(http, url: str, qs: list[dict], concurrency: int, timeout: float, deadline: float,
+                    path: str = "/api/odds", key: str = "lances") -> dict:
     limits = http.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     lat: list[float] = []
     errors: list[str] = []
@@ -66,8 +83,8 @@ async def one_round(http, url: str, qs: list[dict], concurrency: int, timeout: f
         async def ask(q: dict) -> None:
             t0 = time.perf_counter()
             try:
-                r = await client.post("/api/odds", json=q)
-                ok = r.status_code == 200 and "lances" in r.json()
+                r = await client.post(path, json=q)
+                ok = r.status_code == 200 and key in r.json()
                 if not ok:
                     errors.append(f"{r.status_code} {r.text[:80]}")
                     return
@@ -132,8 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="worker threads of the server it starts")
     ap.add_argument("--url", default=None, help="a server already running on this machine")
     ap.add_argument("--deadline", type=float, default=120.0, help="seconds per round (at most 300)")
+    ap.add_argument("--ordago", type=int, default=0, metavar="N",
+                    help="then N órdago questions at N scores, one at a time (at most 400)")
+    ap.add_argument("--lance", default="grande", help="the lance of the órdago questions")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the órdago questions")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args(argv)
+    if not 0 <= a.ordago <= 400:
+        ap.error("--ordago must be 0..400")
     if not 1 <= a.requests <= 1000:
         ap.error("--requests must be 1..1000")
     conc = a.concurrency or a.requests
@@ -166,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
                                               if c0 is not None and c1 is not None else None)
             rounds.append(r)
         cold, warm = rounds
+        ordago = None
+        if a.ordago:
+            oq = ordago_questions(a.ordago, a.seed, a.lance)
+            ordago = asyncio.run(one_round(http, url, oq, 1, max(deadline, 300.0), max(deadline, 60.0 * a.ordago),
+                                           path="/api/ordago", key="call"))
         after = http.get(url + "api/status", timeout=30).json()
     finally:
         if proc is not None:
@@ -176,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                 proc.kill()
     report = {"url": url, "workers": status["workers"], "cpus": os.cpu_count(), "concurrency": conc,
               "load_average_before": load,
-              "computed": cold, "cached": warm,
+              "computed": cold, "cached": warm, "ordago": ordago,
               "server": {k: after[k] for k in ("computed", "cache_hits", "shared", "errors")}}
     if a.json:
         print(json.dumps(report))
@@ -191,7 +219,14 @@ def main(argv: list[str] | None = None) -> int:
                      if r["server_cpu_ms_per_request"] is not None else ""))
             for e in r["first_errors"]:
                 print(f"    error: {e}")
-    return 0 if cold["errors"] == 0 and warm["errors"] == 0 else 1
+        if ordago is not None:
+            print(f"  órdago at {ordago['requests']} scores ({a.lance}, one at a time): {ordago['answered']} answered, "
+                  f"{ordago['errors']} errors, p50 {ordago['p50_ms']} ms, p95 {ordago['p95_ms']} ms, "
+                  f"max {ordago['max_ms']} ms")
+            for e in ordago["first_errors"]:
+                print(f"    error: {e}")
+    bad = cold["errors"] or warm["errors"] or (ordago is not None and ordago["errors"])
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

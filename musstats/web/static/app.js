@@ -158,6 +158,7 @@
         + "deals.",
       "bet.rare.mark": "Rarely reached (under 0.5 % of deals): these figures rest on few deals.",
       "bet.best": "most played",
+      "bet.reach": "This point is reached in {p} of the deals that reach your first turn.",
       "bet.note": "Equilibrium betting (CFR, {it} iterations, {src}; NashConv {nc} stones per lance). EV: {ev}, "
         + "{deals} deals, seed {seed}; {units}; an accepted órdago counts ±{ord} stones.",
       "bet.declared": "declared: {d}",
@@ -315,6 +316,7 @@
       "bet.rare.mark": "Se llega pocas veces (menos del 0,5 % de los repartos): estas cifras descansan en pocos "
         + "repartos.",
       "bet.best": "la más jugada",
+      "bet.reach": "Se llega a este punto en el {p} de los repartos que llegan a tu primer turno.",
       "bet.note": "Envites de equilibrio (CFR, {it} iteraciones, {src}; NashConv {nc} piedras por lance). EV: {ev}, "
         + "{deals} repartos, semilla {seed}; {units}; un órdago querido cuenta ±{ord} piedras.",
       "bet.declared": "declarado: {d}",
@@ -1699,7 +1701,9 @@
         tbody.append(tr);
       }
       table.hidden = false;
-      const mark = rareMark(node);
+      // how often the point is reached: the first-turn answer's weight of it, as the command line shows it
+      const first = nodeAt(bet.base, node.history);
+      const mark = rareMark(node) || rareMark(first);
       if (mark) {
         rare.hidden = false;
         rare.textContent = mark;
@@ -1712,7 +1716,9 @@
       $("bet-note").textContent = t("bet.note", {it: r.iterations, src: r.strategy_source,
         nc: missing(ex.nashconv) ? "–" : `≥ ${dec(ex.nashconv.toFixed(3))}`, ev: r.ev_method,
         deals: fmtInt(r.ev_deals || 0), seed: r.ev_seed, units: r.units, ord: r.ordago_stones ?? "–"})
-        + ((r.notes || []).length ? ` ${r.notes.join("; ")}.` : "");
+        + ((r.notes || []).length ? ` ${r.notes.join("; ")}.` : "")
+        + (first && first !== bet.base.nodes[0] && !missing(first.weight)
+          ? ` ${t("bet.reach", {p: pct(first.weight, 1)})}` : "");
     } else if (p.turn === me) {
       now.textContent = t("bet.turn.you", {seat: seatName(me)});
     } else {
