@@ -70,7 +70,7 @@ from musstats._kernels.lances import seat_row
 
 __all__ = ["TreeArrays", "DeckArrays", "O_TB", "O_M",
            "O_KIND", "O_IDX", "O_TEAM", "sample_others", "own_weights", "pair_weights", "vec_regrets",
-           "vec_terminal_sums", "vec_values", "pooled_joint", "pooled_terminal_sums"]
+           "vec_terminal_sums", "vec_values", "pooled_joint", "pooled_terminal_sums", "pair_terminal_sums"]
 
 O_TB, O_M, O_KIND, O_IDX, O_TEAM = range(5)
 
@@ -786,3 +786,91 @@ def pooled_terminal_sums(Q, PI, U, trow, lance, col, tab, team):
         for z in range(n_tz):
             T[z, s] = acc[z]
     return T
+
+
+# ---------------------------------------------------------------------------
+# a team that sees both its hands: its exact terminal sums over pairs of hands
+
+
+@njit(cache=True, parallel=True)
+def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, U, trow, lance, col, tab, nzc, nzn, nnz, binom):
+    """Team ``t``'s terminal sums over its pairs of hands, exact.  The pairs (hand ``pa[i]`` at
+    seat ``t``, ``pb[i]`` at seat ``t + 2``, weight ``pw[i]`` = their card combinations) come in
+    groups ``ptr[g] .. ptr[g + 1]`` sharing the deck ``rems[g]`` they leave; the opponents (seats
+    ``1 - t`` and ``3 - t``) hold every hand of ``L1`` and ``L2`` the deck allows, weighted by
+    their card combinations, and reach terminal ``z`` with ``R1[h, z] * R2[h', z]``.
+
+    Returns ``T`` float64 [n_tz, pairs]: at terminal ``z`` the sum over the opponents' hands of
+    weight x their reach x team ``t``'s utility ``U[trow[z], outcome]`` (the pair's own reach
+    left out: a best response reads it), and ``W`` [pairs]: each pair's total weight."""
+    n_tz = trow.shape[0]
+    n_pairs = pa.shape[0]
+    n_groups = ptr.shape[0] - 1
+    o1 = 1 - t
+    o2 = 3 - t
+    sgn = 1.0 if t == 0 else -1.0
+    T = np.zeros((n_tz, n_pairs))
+    W = np.zeros(n_pairs)
+    NV = 7 if col >= 0 else 1
+    UT = np.zeros((U.shape[1], n_tz))
+    for o in range(U.shape[1]):
+        for z in range(n_tz):
+            UT[o, z] = sgn * U[trow[z], o]
+    n_scores = 8 * (tab[:, lance].max() + 1) + 8
+    for g in prange(n_groups):
+        rem = rems[g].copy()
+        B = np.zeros((n_scores, NV, n_tz))
+        tot = 0.0
+        for i1 in range(L1.shape[0]):
+            h1 = L1[i1]
+            w1 = _ways(h1, rem, nzc, nzn, nnz, binom)
+            if w1 == 0:
+                continue
+            for j in range(nnz[h1]):
+                rem[nzc[h1, j]] -= nzn[h1, j]
+            s1 = seat_row(h1, o1, tab)[lance]
+            v1 = tab[h1, col] if col >= 0 else 0
+            for i2 in range(L2.shape[0]):
+                h2 = L2[i2]
+                w2 = _ways(h2, rem, nzc, nzn, nnz, binom)
+                if w2 == 0:
+                    continue
+                w = float(w1) * float(w2)
+                tot += w
+                s2 = seat_row(h2, o2, tab)[lance]
+                so = s1 if s1 > s2 else s2
+                vo = v1 + (tab[h2, col] if col >= 0 else 0)
+                b = B[so, vo]
+                for z in range(n_tz):
+                    r = R1[h1, z] * R2[h2, z]
+                    if r != 0.0:
+                        b[z] += w * r
+            for j in range(nnz[h1]):
+                rem[nzc[h1, j]] += nzn[h1, j]
+        # the opponents' sums below each score (cumulative), per value of theirs
+        C = np.zeros((n_scores + 1, NV, n_tz))
+        for s in range(n_scores):
+            for v in range(NV):
+                for z in range(n_tz):
+                    C[s + 1, v, z] = C[s, v, z] + B[s, v, z]
+        for i in range(ptr[g], ptr[g + 1]):
+            ha = pa[i]
+            hb = pb[i]
+            sa = seat_row(ha, t, tab)[lance]
+            sb = seat_row(hb, t + 2, tab)[lance]
+            st = sa if sa > sb else sb
+            vt = (tab[ha, col] + tab[hb, col]) if col >= 0 else 0
+            w = pw[i]
+            W[i] = w * tot
+            for v in range(NV):
+                for z in range(n_tz):
+                    below = C[st, v, z]  # the opponents' best score is below the team's: the team wins
+                    above = C[n_scores, v, z] - below
+                    if t == 0:
+                        ow = 49 + 7 * vt + v
+                        ol = 7 * vt + v
+                    else:
+                        ow = 7 * v + vt
+                        ol = 49 + 7 * v + vt
+                    T[z, i] += w * (below * UT[ow, z] + above * UT[ol, z])
+    return T, W

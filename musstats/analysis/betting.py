@@ -463,34 +463,59 @@ def _pooled_states(v: Variant, lance: str, pattern: int, team: int) -> tuple[np.
     return u, np.array(names)[first]
 
 
+#: the per-team columns of :func:`exploitability_table`: the measure's key and the column's stem
+TEAM_MEASURES = (("team_gain", "team"), ("pooled_gain", "pooled"))
+
+
 def exploitability_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Variant = "8-reyes",
                          juego_real: str = "off", lance: str | None = None):
-    """One row per subgame: NashConv (response chosen on one sample, valued on an
-    independent one: a lower bound) and in-sample (biased up), with standard errors, in
-    stones per lance, and the value of the lance for team 0; for the pooled model (the exact
-    solver) both are the exact NashConv, ``exact`` true."""
+    """One row per subgame, in stones per lance: the three measures of its strategy.
+
+    * per player: ``nashconv`` (each player's best response chosen on one sample, valued on an
+      independent one: a lower bound) ± ``nashconv_se`` and ``nashconv_in`` (in sample: biased
+      up); for the pooled model (exact chance) both are the exact NashConv, ``exact`` true;
+    * ``team0``/``team1`` (± ``_se``, ``_in``): what the pair of mano and third (second and
+      postre) gains by changing both partners' play together, each seeing only his own hand
+      (alternating best responses from several starts: a lower bound); ``team_how``: the start
+      that found it;
+    * ``pooled0``/``pooled1`` (± ``_se``, ``_in``): what the pair gains when it also sees both
+      its hands (perfect señas: an upper bound of the team deviation);
+
+    and ``value_team0`` ± ``value_se``, the lance's value for mano's team.  Missing measures
+    are NaN."""
     import pandas as pd
 
     v = _variant(variant, juego_real)
     deal = D.check_deal(deal)
     info = _info(info)
     rows = []
+    nan = float("nan")
     for lance_, pat in _subgames(lance):
         sol = _strategy(lance_, pat, deal, info, v)
         e = sol.exploit or {}
-        rows.append({"lance": lance_, "pattern": subgame_text(lance_, pat),
-                     "decision_nodes": sol.game.tree.n_decisions, "iterations": sol.iterations,
-                     "nashconv": e.get("nashconv"), "nashconv_se": e.get("nashconv_se"),
-                     "nashconv_in": e.get("nashconv_in"), "nashconv_in_se": e.get("nashconv_in_se"),
-                     "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
-                     "exact": bool(e.get("exact", False)), "seconds": round(sol.seconds, 1), "source": sol.source})
+        row = {"lance": lance_, "pattern": subgame_text(lance_, pat),
+               "decision_nodes": sol.game.tree.n_decisions, "iterations": sol.iterations,
+               "nashconv": e.get("nashconv"), "nashconv_se": e.get("nashconv_se"),
+               "nashconv_in": e.get("nashconv_in"), "nashconv_in_se": e.get("nashconv_in_se")}
+        for key, stem in TEAM_MEASURES:
+            for t in (0, 1):
+                for part, suffix in ((key, ""), (f"{key}_se", "_se"), (f"{key}_in", "_in")):
+                    got = e.get(part)
+                    row[f"{stem}{t}{suffix}"] = nan if got is None else got[t]
+        row.update({"team_how": " / ".join(e.get("team_how") or []),
+                    "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
+                    "exact": bool(e.get("exact", False)), "seconds": round(sol.seconds, 1),
+                    "train_seconds": sol.train_seconds, "source": sol.source})
+        rows.append(row)
     df = pd.DataFrame(rows)
     exact = bool(rows) and all(r["exact"] for r in rows)
     df.attrs.update({"variant": v.name, "deal": deal, "info": info, "units": "stones per lance", "exact": exact,
                      "method": "exact: each team's best response over the exact law of the two teams' states"
                                if exact else
                                "Monte Carlo: responses chosen on one sample and valued on an independent one "
-                               "(nashconv, a lower bound), and valued in-sample (nashconv_in, biased up)"})
+                               "(a lower bound), and valued in-sample (biased up); team: the partners' alternating "
+                               "best responses from several starts; pooled: the pair's best response seeing both "
+                               "its hands"})
     return df
 
 

@@ -467,26 +467,40 @@ def emit_bet(res, fmt: str) -> str:
 
 
 def render_exploitability(df) -> str:
-    """How close to equilibrium every subgame's strategy is (``musstats bet --exploitability``)."""
+    """How close to equilibrium every subgame's strategy is (``musstats bet --exploitability``):
+    per player, against a pair that changes together, and against a pair that sees both hands."""
     from rich.table import Table
 
     a = df.attrs
-    t = Table(title=f"NashConv per lance · {a.get('variant')} · {a.get('deal')} · {a.get('info')} information",
-              caption=f"{a.get('units')}; {a.get('method')}")
+    t = Table(title=f"Exploitability per lance · {a.get('variant')} · {a.get('deal')} · {a.get('info')} information",
+              caption=f"{a.get('units')}; lower bound ± standard error [in-sample estimate, biased up]; "
+                      f"{a.get('method')}")
     exact = bool(a.get("exact"))
-    cols = ("Lance", "Declared", "Nodes", "Iterations") + (
-        ("NashConv (exact)", "Value (team 0)") if exact else ("NashConv (lower bound)", "In-sample", "Value (team 0)"))
-    for c in cols:
+
+    def num(x) -> bool:
+        return x is not None and x == x
+
+    def fig(r, col) -> str:
+        if not num(r[col]):
+            return "–"
+        if exact:
+            return f"{r[col]:.4f}"
+        return f"{r[col]:.3f} ± {r[col + '_se']:.3f} [{r[col + '_in']:.3f}]" if num(r.get(col + "_in")) else \
+            f"{r[col]:.3f} ± {r[col + '_se']:.3f}"
+
+    cols = [("NashConv", "nashconv")]
+    if not exact:
+        cols += [(f"{who} together", f"team{i}") for i, who in ((0, "Mano+third"), (1, "Second+postre"))
+                 if f"team{i}" in df and df[f"team{i}"].notna().any()]
+        cols += [(f"{who} seeing both", f"pooled{i}") for i, who in ((0, "Mano+third"), (1, "Second+postre"))
+                 if f"pooled{i}" in df and df[f"pooled{i}"].notna().any()]
+    for c in ("Lance", "Declared", "Nodes", "Iterations", *(c for c, _ in cols), "Value (mano's team)"):
         t.add_column(c, justify="left" if c in ("Lance", "Declared") else "right")
     for _, r in df.iterrows():
-        nc = "–" if r["nashconv"] is None or r["nashconv"] != r["nashconv"] else \
-            f"{r['nashconv']:.4f}" if exact else f"{r['nashconv']:.3f} ± {r['nashconv_se']:.3f}"
-        ni = "–" if r["nashconv_in"] is None or r["nashconv_in"] != r["nashconv_in"] else \
-            f"{r['nashconv_in']:.3f} ± {r['nashconv_in_se']:.3f}"
-        val = "–" if r["value_team0"] is None or r["value_team0"] != r["value_team0"] else \
+        val = "–" if not num(r["value_team0"]) else \
             f"{r['value_team0']:+.4f}" if exact else f"{r['value_team0']:+.3f} ± {r['value_se']:.3f}"
-        cells = [nc, val] if exact else [nc, ni, val]
-        t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]), *cells)
+        t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]),
+                  *(fig(r, col) for _, col in cols), val)
     return _console_text(t)
 
 

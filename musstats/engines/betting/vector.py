@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 
 from musstats._kernels.vcfr import DeckArrays, TreeArrays
+from musstats.base.errors import MusError
 from musstats.engines.betting.tree import LANCE_INDEX
 from musstats.engines.solving.game import CHUNKS, Game, Layout, Sample, SolverGame, chunk_bounds, make_layout
 from musstats.rules.variant import Variant
@@ -89,7 +90,8 @@ class VectorGame(SolverGame):
     owners that enumerate one seat's hands beside a pooled team that enumerates pairs),
     ``n_eval`` samples per owner and sample set when measuring (``n_pairs`` for a team that
     enumerates pairs), ``seed``; ``given``: explicit samples instead of drawn ones, per owner
-    ``((hands, weights) to choose on, (hands, weights) to value on)`` (the tests)."""
+    ``((hands, weights) to choose on, (hands, weights) to value on)`` (the tests).  A team
+    that sees both its hands is measured exactly (:meth:`pair_response`)."""
 
     game: Game
     layout: Layout
@@ -113,6 +115,7 @@ class VectorGame(SolverGame):
     n_pairs: int | None = None
     given: dict | None = None
     _G: TreeArrays | None = field(default=None, repr=False)
+    _pair_cache: dict = field(default_factory=dict, repr=False)
     _D: DeckArrays | None = field(default=None, repr=False)
 
     @property
@@ -216,6 +219,92 @@ class VectorGame(SolverGame):
         P = self.layout.own_reach(SIG, k)
         x, W = self._call(vec_values, k, sample, SIG, np.stack([P, P]))
         return x[0], W
+
+    def _pairs(self, team: int):
+        """Every pair of team ``team``'s hands that the deck allows, with its card combinations,
+        grouped by the deck it leaves: (group starts, decks left [groups, classes], first hands,
+        second hands, weights)."""
+        if team not in self._pair_cache:
+            d = self.deck
+            H = d.n_hands
+            cnt = np.zeros((H, d.cls_cnt.shape[0]), np.int64)
+            for h in range(H):
+                cnt[h, d.nzc[h, : d.nnz[h]]] = d.nzn[h, : d.nnz[h]]
+            La, Lb = self.lists[team], self.lists[team + 2]
+            A = np.repeat(La, Lb.shape[0])
+            Bh = np.tile(Lb, La.shape[0])
+            left1 = d.cls_cnt[None, :] - cnt[A]
+            w1 = np.prod(d.binom[d.cls_cnt[None, :], cnt[A]], axis=1)
+            rem = left1 - cnt[Bh]
+            ok = (rem >= 0).all(axis=1)
+            w2 = np.prod(d.binom[np.maximum(left1, 0), cnt[Bh]], axis=1)
+            w = (w1 * w2).astype(np.float64)
+            keep = ok & (w > 0)
+            A, Bh, w, rem = A[keep], Bh[keep], w[keep], rem[keep]
+            radix = np.concatenate([[1], np.cumprod(d.cls_cnt + 1)[:-1]]).astype(np.int64)
+            code = rem @ radix
+            order = np.argsort(code, kind="stable")
+            A, Bh, w, rem, code = A[order], Bh[order], w[order], rem[order], code[order]
+            starts = np.concatenate([[0], np.nonzero(np.diff(code))[0] + 1, [code.shape[0]]]).astype(np.int64)
+            self._pair_cache[team] = (starts, np.ascontiguousarray(rem[starts[:-1]]), A, Bh, w)
+        return self._pair_cache[team]
+
+    def _seat_reach(self, SIG: np.ndarray, q: int) -> np.ndarray:
+        """The reach of seat ``q``'s every hand at every terminal, hand-major [H, n_tz] (0 for
+        the hands that do not fit the seat)."""
+        k = self.game.seat_owner[q]
+        out = np.zeros((self.deck.n_hands, self.layout.n_tz))
+        out[self.lists[q]] = self.layout.own_reach(SIG, k).T
+        return out
+
+    def pair_response(self, team, SIG, sample):
+        """Team ``team``'s best response when it sees both its hands, exactly: its terminal sums
+        over every pair of its hands (:func:`musstats._kernels.vcfr.pair_terminal_sums`, card
+        removal exact, no sampling), from which the best action of every pair is read."""
+        from musstats._kernels.vcfr import pair_terminal_sums
+
+        if self.game.info != "private":
+            raise MusError("a team that sees both its hands is measured on the private model")
+        SIG = np.ascontiguousarray(SIG, np.float64)
+        starts, rems, pa, pb, pw = self._pairs(team)
+        lay = self.layout
+        tr = lay.tr
+        tnodes = np.nonzero(tr[0] == 1)[0]
+        trow = np.zeros(lay.n_tz, np.int64)
+        trow[tr[7, tnodes]] = tr[4, tnodes]
+        d = self.deck
+        T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw, self.lists[1 - team], self.lists[3 - team],
+                                  self._seat_reach(SIG, 1 - team), self._seat_reach(SIG, 3 - team),
+                                  self.U_work(np.float64), trow, LANCE_INDEX[self.lance], self.col, d.tab, d.nzc, d.nzn,
+                                  d.nnz, d.binom)
+        return {"T": T, "W": W, "exact": True}
+
+    def pair_values(self, team, SIG, response, sample):
+        """The team's value seeing both hands (its best response) and with its strategies in
+        ``SIG``, exactly (one unit)."""
+        SIG = np.ascontiguousarray(SIG, np.float64)
+        T, W = response["T"], response["W"]
+        _, _, pa, pb, _ = self._pairs(team)
+        lay = self.layout
+        tr = lay.tr
+        own = {self.game.seat_owner[team], self.game.seat_owner[team + 2]}
+        ra = self._seat_reach(SIG, team)[pa].T  # [n_tz, pairs]
+        rb = self._seat_reach(SIG, team + 2)[pb].T
+        base = float((ra * rb * T).sum())
+        best = 0.0
+        N = tr.shape[1]
+        step = 8192
+        tnodes = np.nonzero(tr[0] == 1)[0]
+        for lo in range(0, T.shape[1], step):  # the pairs' best responses, bottom-up, a block of pairs at a time
+            Q = np.zeros((N, min(step, T.shape[1] - lo)))
+            Q[tnodes] = T[tr[7, tnodes], lo: lo + step]
+            for n in range(N - 1, -1, -1):
+                if tr[0, n]:
+                    continue
+                f, na = int(tr[1, n]), int(tr[2, n])
+                Q[n] = Q[f: f + na].max(axis=0) if int(tr[3, n]) in own else Q[f: f + na].sum(axis=0)
+            best += float(Q[0].sum())
+        return np.array([best]), np.array([base]), np.array([float(W.sum())])
 
     def strength(self, k: int) -> np.ndarray:
         """The lance key of each column's hand (the best hand of a pooled state)."""
