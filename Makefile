@@ -4,17 +4,24 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench report clean
+.PHONY: install warm-up demo test bench bench-commands report clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[test]"
 	@# bytecode for every installed module, also where PYTHONDONTWRITEBYTECODE is set (fast start-up)
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null || true
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib musstats > /dev/null || true
+	@# every command once on a small input: numba compiles and caches its kernels, matplotlib its
+	@# fonts, and the default tables a first run needs go to the disk cache (scripts/warm_up.py)
+	$(BIN)/python scripts/warm_up.py --quiet
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# the install's warm-up again (e.g. after the kernels changed, or to fill a new cache folder)
+warm-up: $(STAMP)
+	$(BIN)/python scripts/warm_up.py
 
 demo: $(STAMP)
 	$(BIN)/musstats odds R R 3 A --seat mano
@@ -25,6 +32,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_exact.py
+
+# every command cold (first run after the install step, fresh clones) and warm: docs/benchmarks.md
+bench-commands: $(STAMP)
+	$(BIN)/python scripts/bench_commands.py
 
 # The Markdown report under reports/ (strategy tables and charts, 8 and 4 reyes), rebuilt from
 # scratch with fixed seeds.  `make report` always rebuilds; `make reports/README.md` only when an

@@ -6,17 +6,25 @@ as dealt (:func:`musstats.analysis.ordago_eq.rest_of_hand`; after the mus it com
 solve's own training pool, drawn anyway): one pass over the deal stream, every subgame's
 quota at once.
 
-Usage: python scripts/build_ordago.py rest [--variant 8-reyes]
+``anchors``: the warm starts of the equilibrium at a score, for the hands as dealt: every
+subgame solved at the scores of :func:`musstats.analysis.ordago_eq.anchor_scores` (8 reyes, a
+game to 40), each from the regrets of the nearest anchor solved before
+(:data:`~musstats.analysis.ordago_eq.ANCHOR_ITERATIONS` iterations; the first of a subgame
+cold), its NashConv measured; the regrets ship as float16.
 
-A progress bar on stderr; the deals of a deal model are kept in the disk cache folder
-(``MUSSTATS_CACHE``, else ~/.cache/musstats) as they are drawn, so an interrupted run goes on
-from there; the data file is written atomically at the end.
+Usage: python scripts/build_ordago.py rest [--variant 8-reyes]
+       python scripts/build_ordago.py anchors [--variant 8-reyes] [--subgames grande-15,pares-15,...]
+
+A progress bar on stderr; what is done (the deals of each block, each anchor's solve) is kept
+in the disk cache folder (``MUSSTATS_CACHE``, else ~/.cache/musstats) as it is made, so an
+interrupted run goes on from there; the data file is written atomically at the end.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -85,13 +93,99 @@ def build_rest(variant_name: str, deals: list[str]) -> Path:
     return path
 
 
+def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = None) -> Path:
+    import json
+
+    import numpy as np
+
+    from musstats.analysis import ordago_eq as E
+    from musstats.base.files import atomic_write
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.cache import load_named, save_named
+    from musstats.output.progress import ProgressBar
+    from musstats.rules.variant import make_variant
+
+    v = make_variant(variant_name)
+    g = E.next_hand_grid(v)
+    todo = subgames or list(D.SUBGAMES)
+    items = [(lance, pat, a, b) for lance, pat in todo for a, b in _order(E.anchor_scores(lance, pat))]
+    arrays: dict[str, np.ndarray] = {}
+    meta: dict[str, dict] = {}
+    t0 = time.perf_counter()
+    done: dict[tuple[str, int], dict[tuple[int, int], tuple[np.ndarray, int]]] = {sg: {} for sg in todo}
+    with ProgressBar("anchors") as bar:
+        for i, (lance, pat, a, b) in enumerate(items):
+            name = f"ordago-anchor-{v.deck}-{v.juego_real}-{lance}-{pat}-{a}-{b}"
+            z = load_named(name)  # resumable: each anchor's solve is kept in the cache folder
+            if z is None:
+                spec = E.score_spec(lance, pat, v, a, b, grid=g)
+                before = done[(lance, pat)]
+                start = None
+                if before:
+                    (a0, b0) = min(before, key=lambda s: (abs(s[0] - a) + abs(s[1] - b), s))
+                    start = E.warm_state(spec, before[(a0, b0)][0].astype(np.float64), before[(a0, b0)][1])
+                    spec = replace(spec, iterations=E.ANCHOR_ITERATIONS, warm=f"anchor {a0}-{b0}")
+                s0 = time.perf_counter()
+                sol = get_solved(spec, keep_state=True, eval_deals=4000, cache=False, start=start)
+                ex = sol.exploit or {}
+                z = {"R": sol.state.R.astype(np.float16), "t": np.int64(sol.state.t),
+                     "meta": np.frombuffer(json.dumps({"nashconv": ex.get("nashconv"),
+                                                       "nashconv_in": ex.get("nashconv_in"),
+                                                       "warm": spec.warm, "iterations": sol.iterations,
+                                                       "seconds": round(time.perf_counter() - s0, 2)}).encode(),
+                                           np.uint8)}
+                save_named(name, z)
+            done[(lance, pat)][(a, b)] = (z["R"], int(z["t"]))
+            key = f"{lance}-{pat}-{a}-{b}"
+            arrays[f"{key}.R"] = np.asarray(z["R"], np.float16)
+            arrays[f"{key}.t"] = np.int64(z["t"])
+            meta[key] = json.loads(bytes(z["meta"]).decode())
+            bar(i + 1, len(items))
+    arrays["meta"] = np.frombuffer(json.dumps({"variant": v.cache_key(), "anchors": meta}).encode(), np.uint8)
+    path = E.anchor_file(v)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)
+
+    atomic_write(path, write)
+    ncs = [m["nashconv_in"] for m in meta.values() if m.get("nashconv_in") is not None]
+    print(f"wrote {path} ({path.stat().st_size:,} bytes): {len(items)} anchors in "
+          f"{time.perf_counter() - t0:.0f} s; NashConv (in-sample) median {np.median(ncs):.4f}, largest "
+          f"{max(ncs):.4f} P(win the game)")
+    for sg in todo:
+        ms = [meta[f"{sg[0]}-{sg[1]}-{a}-{b}"] for a, b in E.anchor_scores(*sg)]
+        print(f"  {sg[0]} {sg[1]}: NashConv in-sample median {np.median([m['nashconv_in'] for m in ms]):.4f}, "
+              f"largest {max(m['nashconv_in'] for m in ms):.4f}; seconds {sum(m['seconds'] for m in ms):.0f}")
+    return path
+
+
+def _order(scores: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The anchors in the order they are solved: each next the one nearest to those before
+    (the first the lowest score), so that every warm start goes on from a near neighbour."""
+    left = sorted(scores)
+    out = [left.pop(0)]
+    while left:
+        nxt = min(left, key=lambda s: (min(abs(s[0] - x) + abs(s[1] - y) for x, y in out), s))
+        left.remove(nxt)
+        out.append(nxt)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in ("rest",):
+    if not args or args[0] not in ("rest", "anchors"):
         print(__doc__)
         return 2
     variant = args[args.index("--variant") + 1] if "--variant" in args else "8-reyes"
-    build_rest(variant, ["as-dealt"])
+    if args[0] == "rest":
+        build_rest(variant, ["as-dealt"])
+        return 0
+    subgames = None
+    if "--subgames" in args:
+        subgames = [(x.split("-")[0], int(x.split("-")[1])) for x in args[args.index("--subgames") + 1].split(",")]
+    build_anchors(variant, subgames)
     return 0
 
 

@@ -52,7 +52,8 @@ from musstats.rules.variant import Variant
 
 __all__ = ["next_hand_grid", "rest_of_hand", "rest_from_deals", "rest_source", "rest_file", "REST_DEALS", "REST_SEED", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
            "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED", "score_spec", "score_solution", "call_node", "answer_node",
-           "answer_candidates", "team_refusal", "equilibrium_figures", "pushfold_frame",
+           "answer_candidates", "team_refusal", "equilibrium_figures", "pushfold_frame", "anchor_scores",
+           "anchor_file", "shipped_anchor", "warm_state", "ANCHOR_AXIS", "ANCHOR_ITERATIONS",
            "EQ_APPROXIMATIONS"]
 
 #: iterations of the vector solver per (lance, pattern, score): NashConv ≈ 0.0004 P(win the game) at
@@ -244,11 +245,11 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
     :data:`AFTER_MUS_EQ`; NashConv on ``eval_samples`` deals per sample set).
 
     With the default ``iterations`` a score not solved before is **warm-started** from the
-    solver state of the nearest score of the same lance already solved (in memory or in
-    the disk cache) at most :data:`WARM_NEAR` points away: its regrets and average strategy,
-    :data:`WARM_ITERATIONS` more iterations.  With no such neighbour, or with ``iterations``
-    given, or without the cache, the solve is cold (:data:`DEFAULT_EQ_ITERATIONS`;
-    reproducible whatever was solved before).  NashConv is measured on ``eval_samples``
+    regrets of the nearest solve of the same subgame: one kept in this process or in the
+    disk cache at most :data:`WARM_NEAR` points away, or a shipped anchor
+    (:func:`anchor_scores`, 8 reyes to 40), :data:`WARM_ITERATIONS` more iterations.  With
+    no such start, or with ``iterations`` given, or without the cache, the solve is cold
+    (:data:`DEFAULT_EQ_ITERATIONS`; reproducible whatever was solved before).  NashConv is measured on ``eval_samples``
     (default :data:`DEFAULT_EQ_EVAL`) samples per owner.  ``Solved.spec.warm`` says where a
     warm solve started."""
     if variant.ten_kings:
@@ -284,30 +285,113 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
         got = get_solved(replace(spec, iterations=kept.iterations, warm=kept.warm), solve=False)
         if got is not None:
             return got
-    near = _nearest(fam, a, b, int(variant.target), WARM_NEAR)
+    near = _nearest_start(fam, lance, pattern, variant, a, b)
     if near is None:
         s = solve(spec, ev)
         _keep(fam, a, b, s, "")
         return s
-    (a0, b0), st = near
-    warm = f"score {a0}-{b0} after {st.t} iterations"
-    s = solve(replace(spec, iterations=WARM_ITERATIONS, warm=warm), ev, st)
+    (a0, b0), R, t, where = near
+    warm = f"score {a0}-{b0}{' (shipped)' if where == 'shipped' else ''} after {t} iterations"
+    s = solve(replace(spec, iterations=WARM_ITERATIONS, warm=warm), ev, warm_state(spec, R, t))
     _keep(fam, a, b, s, warm)
     return s
 
 
-#: iterations of a warm start (see :func:`score_solution`).
-#: Measured at grande, NashConv in P(win the game), 10,000 samples per owner: from the
-#: 200-iteration solve at 10-10, 30 more iterations give 0.0007 / 0.0007 / 0.0007 / 0.0011 /
-#: 0.0027 at 11-11 / 12-11 / 13-12 / 15-13 / 18-14 (2 to 12 points away); cold solves with
-#: 200 iterations measure about 0.001 there, with 30 about 0.008.  From 0-0 to 13-21 (34
-#: points) the warm start gives 0.019: too far.
+#: iterations of a warm start (see :func:`score_solution`), from the regrets of a solve at a
+#: nearby score (the strategy sums start afresh).  Measured at grande, NashConv in P(win the
+#: game) on 4,000 samples per owner, from the 200-iteration solve at 25-25: 30 more iterations
+#: give 0.0005 at 27-26 (3 points away) and 0.0022 at 30-30 (10 points); with the strategy sums
+#: kept too 0.0006 and 0.0026 (and 0.089 instead of 0.009 at 35-35, 20 points away: the old
+#: average strategy holds the new one back).  Cold solves of 200 iterations measured
+#: 0.0004-0.0022 there.
 WARM_ITERATIONS = 30
-#: the farthest neighbour (|a - a0| + |b - b0|) a warm start goes on from
+#: the farthest solve kept in this process or the disk cache (|a - a0| + |b - b0|) a warm start
+#: goes on from (a shipped anchor serves at any distance: every score is within 10 of one, 14
+#: for the subgames of pares and juego with fewer than four declared)
 WARM_NEAR = 8
-#: solver states kept per lance and declaration pattern (about 1 MB each on disk, twice that
-#: in memory): the most recent ones, for the warm starts of scores near them
+#: solver states kept per lance and declaration pattern (their regrets, about 0.2 MB each on
+#: disk): the most recent ones, for the warm starts of scores near them
 MAX_KEPT_STATES = 64
+#: the scores (team 0's, team 1's) whose solves ship as warm starts (musstats/data/
+#: ordago_anchors_*.npz, scripts/build_ordago.py anchors): every pair of ``ANCHOR_AXIS``,
+#: denser where one hand can end the game; the subgames of a question without declarations
+#: (grande, chica, punto, pares and juego with all four declared)
+ANCHOR_AXIS = (5, 15, 25, 32, 36, 39)
+#: the declaration patterns of pares and juego with fewer speakers, on a coarser grid
+ANCHOR_AXIS_FEW = (5, 20, 32, 38)
+#: iterations of an anchor's solve: from the regrets of the nearest anchor solved before (the
+#: first one cold, :data:`DEFAULT_EQ_ITERATIONS`)
+ANCHOR_ITERATIONS = 100
+
+
+def anchor_scores(lance: str, pattern: int) -> list[tuple[int, int]]:
+    """The shipped anchors' scores (team 0 first) of a subgame."""
+    from musstats.engines.betting.tree import ALL_SEATS
+
+    axis = ANCHOR_AXIS if lance in ("grande", "chica", "punto") or pattern == ALL_SEATS else ANCHOR_AXIS_FEW
+    return [(x, y) for x in axis for y in axis]
+
+
+def warm_state(spec: Spec, R: np.ndarray, t: int):
+    """A warm start from regrets alone: ``R`` (working layout of ``spec``'s game), its current
+    strategy by regret matching, empty strategy sums, after ``t`` iterations."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.solving.cfr import SolverState
+
+    lay = solver_game(spec).layout
+    R = np.asarray(R, np.float64)
+    if R.shape != (lay.n_rows, lay.MS):
+        raise MusError("a warm start needs the regrets of a solve of the same game")
+    return SolverState(R, np.zeros_like(R), lay.normalise(np.maximum(R, 0.0)), int(t))
+
+
+def anchor_file(variant: Variant) -> Path:
+    """``musstats/data/ordago_anchors_<deck>_<juego real>.npz``: the shipped warm starts."""
+    return Path(__file__).resolve().parents[1] / "data" / f"ordago_anchors_{variant.deck}_{variant.juego_real}.npz"
+
+
+_ANCHORS: dict[str, Any] = {}
+
+
+def _anchor_arrays(variant: Variant) -> Any:
+    """The shipped anchors' arrays of the rules (None where none ship), read once (lazily)."""
+    p = str(anchor_file(variant))
+    if p not in _ANCHORS:
+        try:
+            _ANCHORS[p] = np.load(p, allow_pickle=False)  # an NpzFile: each array read when asked for
+        except (OSError, ValueError):
+            _ANCHORS[p] = None
+    return _ANCHORS[p]
+
+
+def shipped_anchor(lance: str, pattern: int, variant: Variant, a: int, b: int) -> tuple[np.ndarray, int] | None:
+    """(regrets, iterations) of the shipped anchor of a subgame at ``a``-``b``, or None."""
+    z = _anchor_arrays(variant)
+    name = f"{lance}-{pattern}-{a}-{b}"
+    if z is None or f"{name}.R" not in z.files or variant.target != 40:
+        return None
+    return z[f"{name}.R"].astype(np.float64), int(z[f"{name}.t"])
+
+
+def _nearest_start(fam: str, lance: str, pattern: int, variant: Variant, a: int, b: int):
+    """((a0, b0), regrets, iterations, "kept" | "shipped") of the nearest warm start: a solve
+    kept in this process or the disk cache at most :data:`WARM_NEAR` points away, or a
+    shipped anchor (the nearer; ties: the kept one); None if there is none."""
+    best = None
+    near = _nearest(fam, a, b, int(variant.target), WARM_NEAR)
+    if near is not None:
+        (x, y), st = near
+        best = (abs(x - a) + abs(y - b), (x, y), st.R, int(st.t), "kept")
+    if _anchor_arrays(variant) is not None and variant.target == 40:
+        for x, y in sorted(anchor_scores(lance, pattern), key=lambda s: (abs(s[0] - a) + abs(s[1] - b), s)):
+            d = abs(x - a) + abs(y - b)
+            if best is not None and d >= best[0]:
+                break
+            got = shipped_anchor(lance, pattern, variant, x, y)
+            if got is not None:
+                best = (d, (x, y), got[0], got[1], "shipped")
+                break
+    return None if best is None else best[1:]
 
 
 class _Kept(NamedTuple):
@@ -348,7 +432,8 @@ def _kept(fam: str, a: int, b: int) -> _Kept | None:
     if z is None:
         return None
     try:
-        kept = _Kept(SolverState(z["R"], z["S"], z["sig"], int(z["t"])), bytes(z["warm"]).decode(),
+        R = z["R"].astype(np.float64)
+        kept = _Kept(SolverState(R, np.zeros_like(R), np.zeros_like(R), int(z["t"])), bytes(z["warm"]).decode(),
                      int(z["iterations"]))
     except (KeyError, ValueError):
         return None
@@ -357,7 +442,7 @@ def _kept(fam: str, a: int, b: int) -> _Kept | None:
 
 
 def _keep(fam: str, a: int, b: int, s: Solved, warm: str) -> None:
-    """Keep a solve's final state (memory and disk) for the warm starts of other scores: the
+    """Keep a solve's final regrets (memory and disk) for the warm starts of other scores: the
     :data:`MAX_KEPT_STATES` most recent ones of the lance and pattern."""
     from musstats.engines.cache import prune, save_named
 
@@ -365,8 +450,7 @@ def _keep(fam: str, a: int, b: int, s: Solved, warm: str) -> None:
     if st is None:
         return
     _remember(fam, a, b, _Kept(st, warm, int(s.iterations)))
-    save_named(f"{fam}-{a}-{b}", {"R": st.R.astype(np.float32), "S": st.S.astype(np.float32),
-                                "sig": st.sig.astype(np.float32), "t": np.int64(st.t),
+    save_named(f"{fam}-{a}-{b}", {"R": st.R.astype(np.float16), "t": np.int64(st.t),
                                 "warm": np.frombuffer(warm.encode(), np.uint8), "iterations": np.int64(s.iterations)})
     prune(fam, MAX_KEPT_STATES)
 

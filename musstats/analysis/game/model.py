@@ -13,7 +13,8 @@ Two models of a hand:
 The en-paso model takes the mus round always unless told otherwise (``source``); both
 play at most one mus round.  The outcome table is simulated once per
 rules (every switch), model, deal source, number of deals and seed and cached in memory
-and on disk (:mod:`musstats.engines.cache`).
+and on disk (:mod:`musstats.engines.cache`); the default tables of 8 reyes ship
+(``musstats/data/game_paso_*.npz``, ``game_betting_*.npz``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Sequence, cast
 
 import numpy as np
@@ -38,7 +40,8 @@ from musstats.rules.labels import COUNT_LANCES
 from musstats.rules.variant import Variant, make_variant
 
 __all__ = ["DEFAULT_DEALS", "DEFAULT_SEED", "MANO_CHOICES", "GameModel", "game_model", "PASO_TEXT", "betting_key",
-           "MODEL_CHOICES", "betting_available", "game_report", "ordago_stones"]
+           "MODEL_CHOICES", "betting_available", "game_report", "ordago_stones", "paso_shipped_path",
+           "paso_shipped_key", "load_shipped_paso"]
 
 PASO_TEXT = "none: every lance en paso"
 
@@ -282,6 +285,11 @@ def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[s
     t0 = time.perf_counter()
     # the deals after a mus round depend on the discard table (and cut flags): key on them
     key = (v.cache_key(target=False), source_key(source, v), n, seed)
+    if key not in _MEMO:
+        shipped = load_shipped_paso(v, source, key)
+        if shipped is not None:
+            _MEMO[key] = shipped
+            timings["load_s"] = time.perf_counter() - t0
 
     def read(z):
         if not {"signed", "prob"} <= set(z):
@@ -296,6 +304,43 @@ def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[s
                            lambda o: {"signed": o.signed, "prob": o.prob})
     _note_time(timings, how, t0)
     return cast(Outcomes, out)
+
+
+def paso_shipped_path(variant: Variant) -> Path:
+    """``musstats/data/game_paso_<deck>_<juego real>.npz``: the en-paso outcome tables of the
+    default deals and seed, per deal source (scripts/build_game_paso.py)."""
+    return Path(__file__).resolve().parents[2] / "data" / f"game_paso_{variant.deck}_{variant.juego_real}.npz"
+
+
+def paso_shipped_key(v: Variant, source: str, n: int, seed: int) -> tuple:
+    """What a shipped en-paso table was made for (its key in :func:`load_shipped_paso`)."""
+    from musstats.analysis.game.sources import source_key
+
+    return (v.cache_key(target=False), source_key(source, v), int(n), int(seed))
+
+
+_PASO_FILES: dict[str, dict | None] = {}
+
+
+def load_shipped_paso(v: Variant, source: str, key: tuple) -> Outcomes | None:
+    """The shipped en-paso table of ``source`` when it was made for exactly ``key`` (rules,
+    deal source with its discard table and cut flags, deals, seed); None otherwise."""
+    p = str(paso_shipped_path(v))
+    if p not in _PASO_FILES:
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                _PASO_FILES[p] = {k: z[k] for k in z.files}
+        except (OSError, ValueError):
+            _PASO_FILES[p] = None
+    z = _PASO_FILES[p]
+    if z is None or f"{source}.meta" not in z:
+        return None
+    try:
+        if tuple(json.loads(bytes(z[f"{source}.meta"]).decode())) != tuple(json.loads(json.dumps(list(key)))):
+            return None
+        return Outcomes(z[f"{source}.signed"], z[f"{source}.prob"], deals=int(key[2]), seed=int(key[3]), source=source)
+    except (KeyError, ValueError, MusError):
+        return None
 
 
 def _note_time(timings: dict[str, float], how: str, t0: float) -> None:
