@@ -52,6 +52,9 @@ __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
+#: a point of the betting reached in fewer than this share of the deals that reach the
+#: player's first turn is marked ``rare`` (its figures rest on few deals)
+RARE_SHARE = 0.005
 INFO_CHOICES = ("private", "pooled")
 DEAL_CHOICES = D.DEALS
 #: columns of :func:`strategy_frame`
@@ -182,8 +185,9 @@ def solve(lance: str, *, declared: str | None = None, pattern: int | None = None
 
 def _strategy(lance, pattern, deal, info, v, solve_missing=True) -> Solved:
     s = get_solved(_spec(lance, pattern, deal, info, v), solve=solve_missing)
-    if s is None:  # pragma: no cover - solve_missing False only
-        raise MusError(f"no stored strategy for {lance} ({deal}, {info})")
+    if s is None:
+        raise MusError(f"no stored strategy for {lance} with {v.name} ({deal}, {info} information): it would be "
+                       f"solved first (minutes); the shipped strategies cover 8 reyes without juego real")
     return s
 
 
@@ -241,17 +245,20 @@ def _subgame_deals_for(deal, v, lance, pattern, h, seat, n, seed, cards=None) ->
 def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | None = None,
         declared: str | None = None, deal: str = "as-dealt", info: str = "private",
         variant: str | Variant = "8-reyes", juego_real: str = "off", partner=None,
-        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> BetResult:
+        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED, solve: bool = True) -> BetResult:
     """The equilibrium betting of ``hand`` at ``seat`` in ``lance`` after ``history``.
 
     ``history``: the public actions so far, e.g. ``"paso,envido 2"`` (default: the
-    player's first turn).  ``declared``: who declared pares / juego (a seat not named
-    holds it).  ``deal``: ``as-dealt`` or ``after-mus``; ``info``: ``private`` or
+    player's first turn).  ``declared``: who declared pares / juego; a seat not named is
+    taken to hold the lance (said in the answer's ``undeclared``).  ``deal``: ``as-dealt`` or ``after-mus``; ``info``: ``private`` or
     ``pooled``.  ``partner``: the partner's hand (pooled model; otherwise averaged over
     his hands).  The probabilities are the strategy's; the expected stones are a Monte
     Carlo over ``trials`` deals that give the player his hand (and fit the
     declarations), each weighted by how likely the others' hands make the public
-    history (their equilibrium reach), with standard errors.
+    history (their equilibrium reach), with standard errors.  A later point reached in
+    fewer than :data:`RARE_SHARE` of the deals that reach the first is marked ``rare``.
+    ``solve``: solve the strategy when none is stored (else MusError: the shipped ones
+    cover 8 reyes without juego real).
     """
     import time
 
@@ -283,7 +290,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     else:
         node = tree.parse_history(history, q)
     assert node is not None  # q speaks (checked above), so it has a first turn
-    sol = _strategy(lance, pattern, deal, info, v)
+    sol = _strategy(lance, pattern, deal, info, v, solve_missing=solve)
     game = sol.game
     k = game.seat_owner[q]
     deals = _subgame_deals_for(deal, v, lance, pattern, h, q, trials, int(seed), cards)
@@ -329,11 +336,18 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
                 acts[label] = {"p": round(p, 4), "ev": round(float(m), 4), "se": round(float(np.sqrt(var) / c), 4)}
             else:
                 acts[label] = {"p": round(p, 4), "ev": None, "se": None}
-        nodes_out.append({"history": list(nd.history), "actions": acts,
-                          "weight": round(float(wsum / root_w), 4) if root_w else None})
+        share = float(wsum / root_w) if root_w else None
+        nodes_out.append({"history": list(nd.history), "actions": acts, "weight": None if share is None else round(share, 4),
+                          "rare": share is not None and share < RARE_SHARE})
+    rare = [",".join(x["history"]) for x in nodes_out if x["rare"]]
+    if rare:
+        notes.append(f"{len(rare)} later point(s) are reached in under {100 * RARE_SHARE:g} % of the deals that reach "
+                     f"your first turn (marked rare): their figures rest on few deals")
     meta = {
         "variant": v.name, "rules": v.describe(), "lance": lance,
         "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
+        "undeclared": (f"a seat not named in --declared is taken to hold {lance}" if lance in ("pares", "juego")
+                       else None),
         "deal": deal, "info": info, "abstraction": tree.abstraction.describe(),
         "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
         "exploitability": sol.exploit, "ordago_stones": getattr(sol.spec.payoff, "ordago", None),

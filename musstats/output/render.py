@@ -422,14 +422,16 @@ def render_bet(res) -> str:
     d = res.to_dict()
     ex = d.get("exploitability") or {}
     head = (f"{d['hand']} · {d['seat']} · {d['variant']} · {LANCE_ES[d['lance']]}"
-            + (f" · declared: {d['declared']}" if d.get("declared") else "")
+            + (f" · holding {d['lance']}: {d['declared']} (a seat not named in --declared holds it)"
+               if d.get("declared") else "")
             + f" · {d['deal']} · {d['info']} information")
     tables = []
     for nd in d["nodes"]:
         hist = ", ".join(nd["history"]) or "opening"
         share = nd.get("weight")
         t = Table(title=f"after: {hist}" + (f"  (reached in {100 * share:.1f} % of the deals that reach your first "
-                                             f"turn)" if share is not None and nd is not d["nodes"][0] else ""))
+                                             f"turn{'; rare: few deals' if nd.get('rare') else ''})"
+                                             if share is not None and nd is not d["nodes"][0] else ""))
         t.add_column("Action")
         t.add_column("P(equilibrium)", justify="right")
         t.add_column("EV (stones)", justify="right")
