@@ -339,9 +339,9 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         share = float(wsum / root_w) if root_w else None
         nodes_out.append({"history": list(nd.history), "actions": acts, "weight": None if share is None else round(share, 4),
                           "rare": share is not None and share < RARE_SHARE})
-    rare = [",".join(x["history"]) for x in nodes_out if x["rare"]]
+    rare = sum(1 for x in nodes_out if x["rare"])
     if rare:
-        notes.append(f"{len(rare)} later point(s) are reached in under {100 * RARE_SHARE:g} % of the deals that reach "
+        notes.append(f"{rare} later point(s) are reached in under {100 * RARE_SHARE:g} % of the deals that reach "
                      f"your first turn (marked rare): their figures rest on few deals")
     meta = {
         "variant": v.name, "rules": v.describe(), "lance": lance,
