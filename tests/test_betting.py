@@ -627,3 +627,22 @@ def test_share_of_deals_with_a_mus_round():
     q = (full[:, 4] > 0).mean()
     assert abs(p - q) <= 4 * np.sqrt(2 * p * (1 - p) / 400_000), (p, q)
     assert 0.05 < q < 0.3
+
+
+def test_convergence_frame_carries_the_three_measures(tmp_path):
+    """``musstats plot convergence-cfr``'s data: per snapshot the per-player NashConv (a lower
+    bound and the in-sample value, the latter not below the former beyond noise), each pair's
+    deviation and, as dealt, each pair's exact pooled deviation, which a pair seeing both hands
+    always has at least as much of as nothing (>= 0); then the chart."""
+    from musstats.analysis.betting import convergence_frame
+    from musstats.output import plots
+
+    df = convergence_frame("pares", declared="third:no-pares,postre:no-pares", iterations=40, every=20)
+    assert list(df.iteration) == [20, 40] and (df.seconds > 0).all()
+    for c in ("nashconv", "nashconv_in", "team0", "team1", "pooled0", "pooled1"):
+        assert df[c].notna().all(), c
+    assert (df.pooled0 >= -1e-12).all() and (df.pooled1 >= -1e-12).all()
+    assert (df.nashconv_in >= df.nashconv - 0.05).all()
+    path = tmp_path / "cfr.png"
+    plots.save_figure(plots.plot_cfr_convergence({"pares": df}), path)
+    assert path.stat().st_size > 10_000

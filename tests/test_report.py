@@ -21,7 +21,7 @@ from musstats.rules.variant import Variant
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 SMALL = dict(hands="R R R A, 7 7 A A, R C 6 4", trials=500, seed=5, game_deals=100_000, example_trials=5000,
-             arena={"hands": 4000, "games": 40, "seed": 1}, convergence={"iterations": 100, "every": 50})
+             arena={"hands": 4000, "games": 40, "seed": 1}, convergence={"iterations": 100, "every": 50, "team": False})
 
 
 @pytest.fixture(scope="module")

@@ -578,12 +578,20 @@ def value_gap_table(*, lance: str | None = None, iterations: int | None = None, 
     return df
 
 
+#: the columns of :func:`convergence_frame` after iteration and seconds
+CONVERGENCE_MEASURES = ("nashconv", "nashconv_in", "team0", "team1", "pooled0", "pooled1")
+
+
 def convergence_frame(lance: str, *, declared: str | None = None, deal: str = "as-dealt", info: str = "private",
-                      variant: str | Variant = "8-reyes", iterations: int = 400, every: int = 25,
-                      seed: int = DEFAULT_SEED, progress=None):
-    """Exploitability against iterations for one lance (``musstats plot convergence-cfr``):
-    columns iteration, seconds, nashconv_in (in-sample estimate on 50,000 deals, biased
-    up).  Trains from scratch (cached)."""
+                      variant: str | Variant = "8-reyes", iterations: int = 400, every: int = 100,
+                      seed: int = DEFAULT_SEED, progress=None, team: bool = True):
+    """The three measures against training time for one lance (``musstats plot
+    convergence-cfr``), solved from scratch with the shipped scheme and cached: columns
+    iteration, seconds (of training), ``nashconv`` (per player, a lower bound on independent
+    samples) and ``nashconv_in`` (in sample, biased up), and with ``team`` (private
+    information) ``team0``/``team1`` (what each pair gains by changing together, in sample)
+    and, with the hands as dealt, ``pooled0``/``pooled1`` (a pair seeing both its hands,
+    exact); NaN where not measured."""
     import pandas as pd
 
     from musstats.engines import cache
@@ -593,16 +601,22 @@ def convergence_frame(lance: str, *, declared: str | None = None, deal: str = "a
     deal = D.check_deal(deal)
     pattern = declaration_pattern(lance, None, None, declared, v)
     spec = _spec(lance, pattern, deal, _info(info), v, iterations=int(iterations), seed=int(seed))
-    path = cache.entry_path(f"convergence-{lance}-{pattern}-{deal}-{info}", every, spec.key)
+    path = cache.entry_path(f"convergence-{lance}-{pattern}-{deal}-{info}", every, team, spec.key)
     z = cache.load(path)
     if z is None:
         from musstats.engines.betting.solve import solve_subgame
+        from musstats.engines.solving.store import pack
 
-        s = solve_subgame(spec, history_every=int(every), eval_deals=0, progress=progress)
-        z = {"h": np.array(s.history, np.float64).reshape(-1, 4)}
+        s = solve_subgame(spec, history_every=int(every), eval_deals=0, progress=progress, history_team=team)
+        z = {"h": pack(s.sigma, {}, s.history)["history"]}
         cache.save(path, True, **z)
     h = z["h"]
-    return pd.DataFrame({"iteration": h[:, 0].astype(int), "seconds": h[:, 1], "nashconv_in": h[:, 3]})
+    df = pd.DataFrame({"iteration": h[:, 0].astype(int), "seconds": h[:, 1]})
+    for i, c in enumerate(CONVERGENCE_MEASURES):
+        df[c] = h[:, 2 + i] if h.shape[1] > 2 + i else np.nan
+    df.attrs.update({"lance": lance, "pattern": subgame_text(lance, pattern), "deal": deal, "info": info,
+                     "scheme": spec.method, "units": "stones per lance"})
+    return df
 
 
 def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"

@@ -327,6 +327,12 @@ def ordago(
     data: dict[str, Any] = {"lance": name, "score": {"us": us, "them": them, "target": v.target},
                             "conditions": conditions, "deal": deal}
     answer = _answer(eq) if eq is not None else None
+    if eq is not None and answer is None and ctx.seating.name(ctx.seat) not in (eq.get("speakers") or []):
+        # the lance is bet without this player: there is nothing for him to decide
+        who = ", ".join(eq.get("speakers") or [])
+        answer = {"call": None, "accept": None, "recommended": {"call": None, "answer": None},
+                  "advice": f"Equilibrium: you have no say in {name} (only {who} declared it): your partner "
+                            "bets and answers for your team."}
     if answer is None:
         data.update({"method": "random hands", "call": dec["call"], "accept": dec["accept"],
                      "recommended": {"call": "call" if dec["call"] else "pass",

@@ -259,10 +259,10 @@ def bet_chart(lance, deal, info, variant, juego_real, threads, quiet, out, size,
 
 
 @plot.command("convergence-cfr")
-@click.option("--lance", "lances", default="grande,chica,pares,juego,punto", show_default=True,
+@click.option("--lance", "lances", default="grande", show_default=True,
               help="Comma-separated lances (pares and juego: every seat declared them).")
 @click.option("--iterations", type=str, default="400", show_default=True, help="CFR iterations (1..1,000,000).")
-@click.option("--every", type=str, default="25", show_default=True, help="Measure every this many iterations.")
+@click.option("--every", type=str, default="100", show_default=True, help="Measure every this many iterations.")
 @click.option("--deal", default="as-dealt", show_default=True,
               type=click.Choice(["as-dealt", "after-mus"], case_sensitive=False),
               help="The deal model: the hands as dealt, or after a mus round (all four asked).")
@@ -273,9 +273,12 @@ def bet_chart(lance, deal, info, variant, juego_real, threads, quiet, out, size,
 @output_options
 def convergence_cfr(lances, iterations, every, deal, info, variant, juego_real, threads, quiet, out, size, width,
                     height, dpi) -> None:
-    """The betting solver's exploitability (NashConv, stones per lance) against iterations.
+    """The betting solver's exploitability against training time: what a player gains by
+    changing alone (NashConv), what a pair gains by changing together, and (private
+    information, hands as dealt) what a pair seeing both its hands gains, in stones per lance.
 
-    Trains each lance from scratch (cached). Example: musstats plot convergence-cfr --lance grande --out cfr.png
+    Trains each lance from scratch with the shipped scheme (cached; each measurement of the
+    pairs takes seconds to a minute). Example: musstats plot convergence-cfr --lance grande --out cfr.png
     """
     from musstats.analysis.betting import convergence_frame
     from musstats.output.plots import plot_cfr_convergence

@@ -483,23 +483,32 @@ def plot_bet_heatmap(df, variant: Variant | None = None, size=None):
 
 
 def plot_cfr_convergence(frames: dict, size=None):
-    """NashConv (in-sample estimate) against CFR iterations, one line per lance: ``frames``
-    maps a label to a :func:`musstats.analysis.betting.convergence_frame`."""
+    """The three measures of exploitability against training time, one colour per lance
+    (``frames`` maps a label to a :func:`musstats.analysis.betting.convergence_frame`): per
+    player (NashConv in sample, solid), the better of the two pairs changing together
+    (dashed) and the better of the two pairs seeing both their hands (dotted)."""
     fig = new_figure(size)
     ax = fig.subplots()
     colors = list(LANCE_COLOR.values()) + [OKABE_ITO["black"], OKABE_ITO["vermillion"]]
+    styles = (("nashconv_in", "o-", "per player (NashConv)"), (("team0", "team1"), "s--", "a pair together"),
+              (("pooled0", "pooled1"), "^:", "a pair seeing both hands"))
     for i, (label, df) in enumerate(frames.items()):
-        ax.plot(df["iteration"], df["nashconv_in"], "o-", color=colors[i % len(colors)], markersize=3, label=label)
+        for cols, style, what in styles:
+            y = df[cols] if isinstance(cols, str) else df[list(cols)].max(axis=1)
+            if not np.isfinite(np.asarray(y, float)).any():
+                continue
+            ax.plot(df["seconds"], np.maximum(np.asarray(y, float), 1e-4), style, color=colors[i % len(colors)],
+                    markersize=3, label=f"{label}: {what}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
     ax.axhline(0.02, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("Iteraciones de CFR / CFR iterations (log scale)")
-    ax.set_ylabel("NashConv (piedras por lance / stones per lance, in-sample estimate)")
+    ax.axhline(0.01, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("Segundos de entrenamiento / training seconds (log scale)")
+    ax.set_ylabel("Piedras por lance / stones per lance (in-sample estimates)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(loc="upper right")
-    _title(fig, "Convergencia al equilibrio / convergence to equilibrium: exploitability against iterations "
-                "(dotted 0.05, dashed 0.02 stones)")
+    ax.legend(loc="upper right", fontsize="small")
+    _title(fig, "Convergencia al equilibrio / convergence: what a player, a pair and a pair seeing both hands gain "
+                "(dashed 0.02, dotted 0.01 stones)")
     return fig
 
 

@@ -659,7 +659,8 @@ def render_ordago_eq(res) -> str:
         t.add_row("  your quiero frequency" + (" (your partner answers after you)" if a.get("partners_after") else ""),
                   f"{100 * a['p_accept']:.0f} %{' (mixed)' if a['mixed'] else ''}", "")
         t.add_row("  best", best(a.get("decision") or "–"), "accept" if rh["accept"] else "refuse")
-    out = _console_text(t) + d["advice"] + "\n"
+    out = (_console_text(t) if (c or a) else title(d, f"órdago a {d['lance']} at {sc['us']}-{sc['them']} "
+                                                      f"(a {sc['target']})") + "\n") + d["advice"] + "\n"
     out += "Random hands (comparison): " + rh["advice"] + "\n"
     gm = rh["game_model"]
     foot = (f"Random hands: lance {rh['p_lance_method']}, {rh['p_lance_basis']}; game: en-paso model, "

@@ -140,11 +140,17 @@ def _betting_section(out: Path, log: Callable[[str], None], arena: dict, converg
              "each player sees only his own hand).  An accepted órdago is worth the stones-equivalent of a game "
              "won at 0-0.  See `musstats bet` and the README for the method and its figures.", "",
              "### How close to equilibrium", "",
-             "NashConv in stones per lance: the sum over the four seats of what a best response would gain.  The "
-             "first column is a lower bound (responses chosen on one sample of deals and valued on another), the "
-             "second the in-sample value (biased up): the truth lies between.", ""]
+             "Three measures, in stones per lance.  `nashconv`: the sum over the four seats of what a best "
+             "response would gain, each seat changing alone (a lower bound: responses chosen on one sample of "
+             "deals and valued on another; `nashconv_in`, valued in sample, is biased up: the truth lies between). "
+             "`team0`, `team1`: what the pair of mano and third (second and postre) gains by changing both "
+             "partners' play together, each still seeing only his own hand (the partners' alternating best "
+             "responses from several starts: a lower bound).  `pooled0`, `pooled1`: what the pair gains when it "
+             "also sees both its hands (exact: an upper bound of what any pair gains).", ""]
     ex = exploitability_table(deal="as-dealt", info="private")
-    show = ex[["lance", "pattern", "decision_nodes", "nashconv", "nashconv_se", "nashconv_in", "value_team0"]]
+    cols = ["lance", "pattern", "decision_nodes", "nashconv", "nashconv_se", "nashconv_in"]
+    cols += [c for c in ("team0", "team1", "pooled0", "pooled1") if c in ex and ex[c].notna().any()]
+    show = ex[cols + ["value_team0"]]
     lines += [frame_to_markdown(show), ""]
     lines += _value_gap_lines()
     lines += ["### Who bets at his first turn", ""]
@@ -154,10 +160,11 @@ def _betting_section(out: Path, log: Callable[[str], None], arena: dict, converg
         lines += [f"![P(bet) and P(órdago), {LANCE_ES[lance]}]({rel})", ""]
     log("betting: heatmaps")
     rel = "img/betting-convergence.png"
-    frames = {lance: convergence_frame(lance, iterations=convergence["iterations"], every=convergence["every"])
+    frames = {lance: convergence_frame(lance, iterations=convergence["iterations"], every=convergence["every"],
+                                       team=convergence.get("team", True))
               for lance in ("grande", "chica")}
     plots.save_figure(plots.plot_cfr_convergence(frames, size=CHART), out / rel)
-    lines += ["### Convergence of the solver", "", f"![NashConv against iterations]({rel})", ""]
+    lines += ["### Convergence of the solver", "", f"![the three measures against training time]({rel})", ""]
     log("betting: convergence")
     lines += _arena_lines(arena) + _game_lines()
     log("betting: arena and game model")
@@ -182,8 +189,8 @@ def _value_gap_lines() -> list[str]:
 
 #: the arena of the report: deals and games per match (about a minute in all)
 REPORT_ARENA = {"hands": 200_000, "games": 4_000, "seed": 1}
-#: the convergence chart of the report: iterations of grande and chica, NashConv every so many
-REPORT_CONVERGENCE = {"iterations": 400, "every": 25}
+#: the convergence chart of the report: iterations of grande and chica, the measures every so many
+REPORT_CONVERGENCE = {"iterations": 400, "every": 100, "team": True}
 
 
 def _arena_lines(size: dict) -> list[str]:

@@ -21,7 +21,6 @@ from musstats.engines.betting import deals as D
 from musstats.engines.betting.info import prepare
 from musstats.engines.betting.specs import EVAL_DEALS, EVAL_PAIR_SAMPLES, EVAL_SAMPLES, HISTORY_SAMPLES, Spec
 from musstats.engines.solving.cfr import SolveConfig, SolverState, solve
-from musstats.engines.solving.exploit import measure
 from musstats.engines.solving.game import Game, SolverGame
 from musstats.engines.solving.store import dequantise, quantise
 
@@ -113,27 +112,49 @@ def solver_game(spec: Spec, *, purpose: str = "train", samples: int | None = Non
 
 
 def measure_solved(spec: Spec, game: Game, sigma: np.ndarray, *, samples: int | None = None,
-                   pools: dict | None = None, team: bool = True, index: int = 0) -> dict:
-    """The measures of a strategy of ``spec`` as stored (quantised), with what they are."""
+                   pools: dict | None = None, team: bool = True, pooled: bool = False, index: int = 0,
+                   team_samples: int | None = None) -> dict:
+    """The measures of a strategy of ``spec`` as stored (quantised), with what they are: per
+    player on ``samples`` units per owner (or deals), and with private information, with
+    ``team`` each team's deviation (on ``team_samples``) and with ``pooled`` its pooled
+    deviation."""
+    from musstats.engines.solving.exploit import nashconv, pooled_deviation, team_deviation
+
     e0 = time.perf_counter()
     sg = solver_game(spec, purpose="measure", samples=samples, pools=pools, index=index)
     stored = dequantise(quantise(sigma), game)
-    ex = measure(sg, stored, team=team and spec.info == "private", deals=sg.sample_size).to_dict()
+    SIG = sg.layout.from_game(stored)
+    e = nashconv(sg, SIG, sg.sample_size)
+    private = spec.info == "private"
+    if private and team:
+        tg = sg if team_samples is None else solver_game(spec, purpose="measure", samples=team_samples, pools=pools,
+                                                         index=index)
+        TSIG = tg.layout.from_game(stored)
+        for t in (0, 1):
+            e.set_team(t, team_deviation(tg, TSIG, t))
+        e.extra["team_samples"] = tg.sample_size
+    if private and pooled:
+        for t in (0, 1):
+            e.set_pooled(t, pooled_deviation(sg, SIG, t))
+    ex = e.to_dict()
     if spec.solver == "exact":
-        ex["nashconv_unquantised"] = round(measure(sg, sigma, team=False).nashconv, 6)
+        ex["nashconv_unquantised"] = round(nashconv(sg, sg.layout.from_game(sigma)).nashconv, 6)
     ex["eval_seconds"] = round(time.perf_counter() - e0, 2)
     ex["method"] = (f"{sg.samples_text}; the strategy as stored (steps of 1/255); per player: each owner's best "
                     f"response" + ("" if sg.exact else " chosen on one sample and valued on an independent one "
                                    "(nashconv, a lower bound) and in sample (nashconv_in, biased up)")
                     + ("; team deviation: the partners' alternating best responses from several starts (a lower "
-                       "bound of what a pair gains)" if "team_gain" in ex else ""))
+                       "bound of what a pair gains)" if "team_gain" in ex else "")
+                    + ("; pooled deviation: the pair's best response seeing both its hands" if "pooled_gain" in ex
+                       else ""))
     return ex
 
 
 def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,
                   stop: Callable[[], bool] | None = None, eval_deals: int | None = None,
                   history_every: int = 0, history_deals: int | None = None, pools: dict | None = None,
-                  start: SolverState | None = None, keep_state: bool = False, team: bool = False) -> Solved:
+                  start: SolverState | None = None, keep_state: bool = False, team: bool = False,
+                  history_team: bool = False) -> Solved:
     """Solve one subgame with its spec's chance and scheme, then measure it (unless
     ``eval_deals`` is 0: the measurement's samples per owner, or deals; default the
     solver's).  ``team``: measure each team's deviation too (private information; the build
@@ -141,18 +162,20 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
 
     With ``history_every`` the per-player NashConv is also estimated every so many iterations
     on smaller, independent samples (``history_deals``; exactly with the exact solver) for the
-    convergence plot: rows (iteration, training seconds, lower bound, in-sample value).
+    convergence plot: rows (iteration, training seconds, lower bound, in-sample value); with
+    ``history_team`` (private information) each row adds the teams' deviations (in sample) and,
+    with the hands as dealt, their pooled deviations (exact).
 
     ``start`` (a :class:`musstats.engines.solving.cfr.SolverState` of the same game, described
     by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
     ``Solved.state``."""
-    from musstats.engines.solving.exploit import nashconv
+    from musstats.engines.solving.exploit import nashconv, pooled_deviation, team_search
 
     t0 = time.perf_counter()
     if (start is not None) != bool(spec.warm):
         raise MusError("a warm start must be described in the spec (Spec.warm), and only a warm start may be")
     sg = solver_game(spec, pools=pools, samples=eval_deals if eval_deals else None, purpose="train")
-    marks: list[tuple[float, float]] = []
+    marks: list[tuple[float, ...]] = []
     evaluate = None
     if history_every:
         n_hist = history_deals or (HISTORY_DEALS if spec.solver == "deals" else HISTORY_SAMPLES)
@@ -160,13 +183,19 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
                                                             index=1)
 
         def evaluate(sig):
-            e = nashconv(hg, hg.layout.from_game(sig))
-            marks.append((e.nashconv, e.nashconv_in))
+            SIG = hg.layout.from_game(sig)
+            e = nashconv(hg, SIG)
+            row = [e.nashconv, e.nashconv_in]
+            if history_team and spec.info == "private":
+                row += [team_search(hg, SIG, t)[0] for t in (0, 1)]
+                if spec.solver == "vector":
+                    row += [pooled_deviation(hg, SIG, t).gain for t in (0, 1)]
+            marks.append(tuple(row))
             return e.nashconv_in
 
     strat = solve(sg, config_of(spec), progress=progress, evaluate=evaluate, eval_every=history_every, stop=stop,
                   start=start, keep_state=keep_state)
-    history = [(it, round(sec, 3), round(lo, 6), round(hi, 6)) for (it, sec, _), (lo, hi) in zip(strat.history, marks)]
+    history = [(it, round(sec, 3), *(round(x, 6) for x in m)) for (it, sec, _), m in zip(strat.history, marks)]
     ex = None
     if eval_deals is None or eval_deals > 0:
         ex = measure_solved(spec, sg.layout.game, strat.sigma, samples=eval_deals, pools=pools, team=team)

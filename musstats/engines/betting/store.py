@@ -12,7 +12,7 @@ from musstats.engines.betting.specs import Spec
 from musstats.engines.solving import store as S
 from musstats.rules.variant import Variant
 
-__all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of"]
+__all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached"]
 
 
 def shipped_path(variant: Variant, deal: str, info: str = "private") -> Path:
@@ -81,3 +81,17 @@ def get_solved(spec: Spec, *, solve: bool = True, progress=None, stop=None, cach
     if not got.partial:
         S.MEMO[key] = got
     return got
+
+
+def keep(s: Solved) -> None:
+    """Keep a solved subgame in memory and in the disk cache (under its spec's key)."""
+    if s.partial:
+        return
+    S.MEMO[s.spec.key] = s
+    S.cache_save(_kind(s.spec), s.spec.key, entry_of(s))
+
+
+def cached(spec: Spec) -> Solved | None:
+    """The subgame of ``spec`` from the disk cache only (None if absent)."""
+    z = S.cache_load(_kind(spec), spec.key)
+    return None if z is None else solved_of(z, spec, "cache")

@@ -68,9 +68,11 @@ def dequantise(q: np.ndarray, game: Game) -> np.ndarray:
 
 def pack(sigma: np.ndarray, meta: dict, history=(), extra: dict | None = None) -> dict[str, np.ndarray]:
     """The arrays of an entry: the quantised strategy, the metadata (JSON) and the history rows
-    (iteration, seconds, lower, upper); ``extra`` arrays as given."""
+    (iteration, seconds, then the measures taken); ``extra`` arrays as given."""
+    rows = [list(r) for r in history]
+    width = max((len(r) for r in rows), default=4)
     out = {"sigma": quantise(sigma), "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8),
-           "history": np.array(list(history), np.float64).reshape(-1, 4)}
+           "history": np.array([r + [np.nan] * (width - len(r)) for r in rows], np.float64).reshape(-1, width)}
     out.update(extra or {})
     return out
 
