@@ -65,6 +65,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="one lance (for a quick check)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--iterations", type=int, default=None)
+    ap.add_argument("--method", default=None, help="the CFR scheme (default: the specs' own)")
     ap.add_argument("--no-team", action="store_true", help="measure per player only")
     ap.add_argument("--table", default=None, help="also write the Markdown table of the measures to this file")
     args = ap.parse_args(argv)
@@ -75,6 +76,8 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         sgs = [sg for sg in D.SUBGAMES if args.only is None or sg[0] == args.only]
         kw = {} if args.iterations is None else {"iterations": args.iterations}
+        if args.method:
+            kw["method"] = args.method
         specs = [Spec(lance=lance, pattern=p, deal=deal, info=args.info, variant=v, **kw) for lance, p in sgs]
         team = args.info == "private" and not args.no_team
         pools = None

@@ -100,7 +100,7 @@ def test_team_scheme_reaches_the_team_optimal_value_where_plain_cfr_does_not():
 
     g, data = trap_game()
     dg = DealGame(g, data)
-    s = solve(dg, SolveConfig.preset("team", 2000))
+    s = solve(dg, SolveConfig.preset("team", 2000, team_every=500))
     e = measure(dg, s.sigma)
     assert e.value == pytest.approx(1.25, abs=0.01)
     assert e.team_gain[0] < 0.01 and e.nashconv < 0.01

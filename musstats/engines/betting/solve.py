@@ -28,6 +28,9 @@ __all__ = ["Solved", "solve_subgame", "solver_game", "config_of", "measure_solve
 
 #: deals of each sample set of the deal solver's convergence history
 HISTORY_DEALS = 50_000
+#: samples per owner (vector) or deals (deal solver) on which the team scheme searches a pair's joint
+#: deviation during training
+TEAM_SEARCH = {"vector": 20_000, "deals": 200_000}
 
 
 @dataclass(eq=False)
@@ -90,7 +93,7 @@ def solver_game(spec: Spec, *, purpose: str = "train", samples: int | None = Non
             from musstats.engines.betting.pooled import PooledGame
 
             return PooledGame(vg)
-        n = EVAL_SAMPLES if samples is None else int(samples)
+        n = (TEAM_SEARCH["vector"] if purpose == "train" else EVAL_SAMPLES) if samples is None else int(samples)
         vg.configure(seed=spec.seed + 7919 * index if index else spec.seed, batch=spec._sizes()[1],
                      batch_single=spec.batch_single if spec.pairs else None, n_eval=n,
                      n_pairs=min(n, EVAL_PAIR_SAMPLES))
@@ -102,7 +105,9 @@ def solver_game(spec: Spec, *, purpose: str = "train", samples: int | None = Non
         sg = (spec.lance, spec.pattern)
         train = pools["train"] if pools else D.kept_subgame_deals(spec.deal, v, *sg, pool, spec.seed, D.TRAIN_KEY)
         st, o, w = prepare(game, train[:pool], v, spec.lance)
-        return DealGame(game, (st, o, w), batch=min(batch, st.shape[0]), exact=False)
+        m = min(TEAM_SEARCH["deals"], st.shape[0] // 2)  # the team scheme's searches: two slices of the pool
+        part = [(st[a:b], o[a:b], np.full(b - a, 1.0 / max(b - a, 1))) for a, b in ((0, m), (m, 2 * m))]
+        return DealGame(game, (st, o, w), batch=min(batch, st.shape[0]), choose=part[0], evaluate=part[1], exact=False)
     n = EVAL_DEALS if samples is None else int(samples)
     if pools and "choose" in pools:
         choose = (prepare(game, pools["choose"][:n], v, spec.lance), prepare(game, pools["eval"][:n], v, spec.lance))
@@ -127,12 +132,21 @@ def measure_solved(spec: Spec, game: Game, sigma: np.ndarray, *, samples: int | 
     e = nashconv(sg, SIG, sg.sample_size)
     private = spec.info == "private"
     if private and team:
-        tg = sg if team_samples is None else solver_game(spec, purpose="measure", samples=team_samples, pools=pools,
-                                                         index=index)
+        # the pair's deviation is searched on team_samples (choose) and valued on the full sample
+        if spec.solver == "vector":
+            tg = sg.configure(n_choose=team_samples)  # type: ignore[attr-defined]
+        else:
+            from musstats.engines.solving.dealt import DealGame
+
+            c = sg.choose  # type: ignore[attr-defined]
+            small = c if team_samples is None else tuple(x[: int(team_samples)] for x in c)
+            tg = DealGame(game, small, choose=small, evaluate=sg.evaluate)  # type: ignore[attr-defined]
         TSIG = tg.layout.from_game(stored)
         for t in (0, 1):
             e.set_team(t, team_deviation(tg, TSIG, t))
-        e.extra["team_samples"] = tg.sample_size
+        e.extra["team_samples"] = int(team_samples or tg.sample_size)
+        if spec.solver == "vector":
+            sg.configure(n_choose=None)  # type: ignore[attr-defined]
     if private and pooled:
         for t in (0, 1):
             e.set_pooled(t, pooled_deviation(sg, SIG, t))
@@ -174,7 +188,7 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
     t0 = time.perf_counter()
     if (start is not None) != bool(spec.warm):
         raise MusError("a warm start must be described in the spec (Spec.warm), and only a warm start may be")
-    sg = solver_game(spec, pools=pools, samples=eval_deals if eval_deals else None, purpose="train")
+    sg = solver_game(spec, pools=pools, purpose="train")
     marks: list[tuple[float, ...]] = []
     evaluate = None
     if history_every:

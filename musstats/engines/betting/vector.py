@@ -89,7 +89,7 @@ class VectorGame(SolverGame):
     The chance settings: ``batch`` samples per owner and iteration (``batch_single`` for the
     owners that enumerate one seat's hands beside a pooled team that enumerates pairs),
     ``n_eval`` samples per owner and sample set when measuring (``n_pairs`` for a team that
-    enumerates pairs), ``seed``; ``given``: explicit samples instead of drawn ones, per owner
+    enumerates pairs; ``n_choose``, when set, caps the samples a response is chosen on), ``seed``; ``given``: explicit samples instead of drawn ones, per owner
     ``((hands, weights) to choose on, (hands, weights) to value on)`` (the tests).  A team
     that sees both its hands is measured exactly (:meth:`pair_response`)."""
 
@@ -113,6 +113,7 @@ class VectorGame(SolverGame):
     batch_single: int | None = None
     n_eval: int = 100_000
     n_pairs: int | None = None
+    n_choose: int | None = None
     given: dict | None = None
     _G: TreeArrays | None = field(default=None, repr=False)
     _pair_cache: dict = field(default_factory=dict, repr=False)
@@ -185,8 +186,11 @@ class VectorGame(SolverGame):
                                 np.zeros(1, ACC_DTYPE))
         return [acc[i * nc: (i + 1) * nc] for i in range(len(owners))]
 
-    def _n(self, k: int) -> int:
-        return int(self.n_eval if self.n_pairs is None or self.partner_seat(k) < 0 else self.n_pairs)
+    def _n(self, k: int, kind: str = "eval") -> int:
+        n = self.n_eval if self.n_pairs is None or self.partner_seat(k) < 0 else self.n_pairs
+        if kind == "choose" and self.n_choose is not None:
+            n = min(n, self.n_choose)
+        return int(n)
 
     def _chunks(self, k: int) -> int:
         """Chunks of owner k's measurement calls (the same for every call on a sample, so that
@@ -201,7 +205,7 @@ class VectorGame(SolverGame):
             bounds = chunk_bounds(h.shape[0], self._chunks(k))
             return fn(k, bounds, h, w, np.zeros((bounds.shape[0] - 1, 4), np.uint64), False, *self._kernel_args(SIG),
                       *extra)
-        bounds = chunk_bounds(self._n(k), self._chunks(k))
+        bounds = chunk_bounds(self._n(k, sample.kind), self._chunks(k))
         key = (SAMPLE_KEYS[sample.kind] + SET_STEP * int(sample.index), k)
         seeds = _task_seeds(self.seed, key, bounds.shape[0] - 1)
         return fn(k, bounds, _NO_HANDS, _NO_W, seeds, True, *self._kernel_args(SIG), *extra)

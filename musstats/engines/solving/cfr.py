@@ -45,10 +45,12 @@ __all__ = ["SolveConfig", "PRESETS", "Strategy", "SolverState", "solve", "TEAM_F
 
 #: the exploration floor of the ``team`` preset (an action's probability is at least floor / actions)
 TEAM_FLOOR = 0.05
+#: ... decaying as floor / t^TEAM_FLOOR_DECAY
+TEAM_FLOOR_DECAY = 0.5
 #: the ``team`` preset searches the teams' joint deviations every so many iterations ...
-TEAM_EVERY = 500
+TEAM_EVERY = 2000
 #: ... and moves a team to one that gains more than this beyond its partners alone (in the payoff's unit)
-TEAM_MIN_GAIN = 0.002
+TEAM_MIN_GAIN = 0.01
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,8 @@ PRESETS = {
     "dcfr-simultaneous": SolveConfig(alternate=False),
     "cfr+": SolveConfig(method="cfr+", gamma=1.0),
     "linear": SolveConfig(alpha=1.0, beta=1.0, gamma=1.0),
-    "team": SolveConfig(floor=TEAM_FLOOR, team_every=TEAM_EVERY, team_min_gain=TEAM_MIN_GAIN),
+    "team": SolveConfig(floor=TEAM_FLOOR, floor_decay=TEAM_FLOOR_DECAY, team_every=TEAM_EVERY,
+                        team_min_gain=TEAM_MIN_GAIN),
 }
 
 
