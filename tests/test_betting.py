@@ -269,6 +269,18 @@ def test_tree_turns_answers_and_dejes():
     assert "mano to act" in t.text(max_depth=1)
 
 
+def test_tree_text_gives_the_whole_payoff_of_a_refusal():
+    """docs/rules.md: after a refused bet in pares or juego the bettors still count their own
+    hands' values, at punto 1 more: the tree's text says so; in grande only the deje."""
+    from musstats.engines.betting.tree import betting_tree
+
+    g = betting_tree("grande").text()
+    assert "refused: second and postre take 1 (deje)\n" in g + "\n" and "at the count" not in g
+    assert "take 1 (deje), then at the count the pares of second and postre" in betting_tree("pares", 0b0011).text()
+    assert "take 1 (deje), then at the count the juego of mano and third" in betting_tree("juego", 0b1001).text()
+    assert "take 1 (deje), then 1 more at the count" in betting_tree("punto").text()
+
+
 @pytest.mark.parametrize("history, seat, message", [
     ("paso,quiero", 1, "not a legal sequence"),
     ("envido 2", 2, "not this seat's turn"),

@@ -64,14 +64,20 @@ class Terminal:
     by: int = -1
     deje: int = 0
 
-    def describe(self) -> str:
+    def describe(self, lance: str | None = None) -> str:
+        """What the ending pays; with ``lance``, the whole payoff of a refusal (docs/rules.md:
+        in pares and juego the bettors also count their own hands' values; at punto they take
+        1 more at the count)."""
         if self.kind == PASO:
             return "en paso"
         if self.kind == ACCEPTED:
             return f"{self.stake} accepted"
         if self.kind == ORDAGO:
             return "órdago accepted: the lance decides the game"
-        return f"refused: {_TEAM_TEXT[self.by]} take {self.deje} (deje)"
+        tail = {"pares": f", then at the count the pares of {_TEAM_TEXT[self.by]} (1, 2 or 3 each holder)",
+                "juego": f", then at the count the juego of {_TEAM_TEXT[self.by]} (3 for 31, else 2, each holder)",
+                "punto": ", then 1 more at the count"}.get(lance or "", "")
+        return f"refused: {_TEAM_TEXT[self.by]} take {self.deje} (deje){tail}"
 
 
 _TEAM_TEXT = ("mano and third", "second and postre")
@@ -302,7 +308,7 @@ class BettingTree:
                 ch = self.nodes[c]
                 pad = "  " * (depth + 1)
                 if ch.is_terminal:
-                    lines.append(f"{pad}{SEATS[nd.seat]} {act} → {self.terminals[ch.terminal].describe()}")
+                    lines.append(f"{pad}{SEATS[nd.seat]} {act} → {self.terminals[ch.terminal].describe(self.lance)}")
                 else:
                     lines.append(f"{pad}{SEATS[nd.seat]} {act} → {SEATS[ch.seat]}: {' | '.join(ch.actions)}")
                     if max_depth is None or depth + 1 < max_depth:
