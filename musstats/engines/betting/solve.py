@@ -49,12 +49,13 @@ class Solved:
     source: str = "solved"
     train_seconds: float | None = None
     state: Any = None  # the driver's final state (SolverState) when asked for
+    moves: list = field(default_factory=list)  # the team scheme's coordination moves
 
     def describe(self) -> dict:
         return {**self.spec.fields(), "name": self.spec.name, "iterations_done": self.iterations,
                 "partial": self.partial, "seconds": round(self.seconds, 2), "train_seconds": self.train_seconds,
                 "exploitability": self.exploit, "source": self.source,
-                "decision_nodes": self.game.tree.n_decisions}
+                "decision_nodes": self.game.tree.n_decisions, **({"team_moves": self.moves} if self.moves else {})}
 
 
 def config_of(spec: Spec) -> SolveConfig:
@@ -218,4 +219,5 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
         elif spec.solver == "deals":
             ex["train_deals"] = int(spec._sizes()[2])
     return Solved(spec, strat.game, strat.sigma, strat.iterations, strat.partial, time.perf_counter() - t0, ex,
-                  history, train_seconds=round(strat.seconds, 2), state=strat.meta.get("state"))
+                  history, train_seconds=round(strat.seconds, 2), state=strat.meta.get("state"),
+                  moves=list(strat.meta.get("team_moves") or []))

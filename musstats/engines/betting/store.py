@@ -40,7 +40,7 @@ def solved_of(arrays: dict, spec: Spec, source: str) -> Solved | None:
         hist = [tuple(r) for r in arrays.get("history", [])]
         return Solved(spec, game, sig, int(meta.get("iterations_done", spec._sizes()[0])), bool(meta.get("partial")),
                       float(meta.get("seconds", 0.0)), meta.get("exploitability"), hist, source,
-                      meta.get("train_seconds"))
+                      meta.get("train_seconds"), moves=list(meta.get("team_moves") or []))
     except (KeyError, ValueError, TypeError):
         return None
 

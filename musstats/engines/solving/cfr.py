@@ -18,9 +18,9 @@ presets of :class:`SolveConfig`:
   actions``, so that every decision a partner may face is trained, also those his
   partner's current strategy never leads to; the floor decays as ``floor /
   t^floor_decay``, and the strategy returned is the average of the strategies played
-  before the floor.  Every :data:`TEAM_EVERY` iterations a pair that gains by coordinating
-  beyond what its partners gain alone is moved to its joint deviation (:func:`_team_moves`;
-  docs/method.md, "Team-sound strategies").
+  before the floor (docs/method.md, "Team-sound strategies").  With ``team_every`` (e.g.
+  :data:`TEAM_EVERY`), every so many iterations a pair that gains by coordinating beyond
+  what its partners gain alone is moved to its joint deviation (:func:`_team_moves`).
 
 The driver shows progress (``progress(iteration, seconds, exploitability or None)``),
 stops on Ctrl-C or a ``stop()`` returning True (the strategy so far, marked partial),
@@ -47,9 +47,11 @@ __all__ = ["SolveConfig", "PRESETS", "Strategy", "SolverState", "solve", "TEAM_F
 TEAM_FLOOR = 0.05
 #: ... decaying as floor / t^TEAM_FLOOR_DECAY
 TEAM_FLOOR_DECAY = 0.5
-#: the ``team`` preset searches the teams' joint deviations every so many iterations ...
+#: the coordination moves (``team_every``, :func:`_team_moves`): a pair's joint deviation searched every so
+#: many iterations, taken when it gains more than ``TEAM_MIN_GAIN`` beyond its partners alone.  Off in the
+#: ``team`` preset: on grande (6,000 iterations, moves at 2,000 and 4,000) they left NashConv 0.017 and
+#: second+postre's deviation 0.025, against 0.0065 and 0.021 with the floor alone (4,000 iterations)
 TEAM_EVERY = 2000
-#: ... and moves a team to one that gains more than this beyond its partners alone (in the payoff's unit)
 TEAM_MIN_GAIN = 0.01
 
 
@@ -106,8 +108,7 @@ PRESETS = {
     "dcfr-simultaneous": SolveConfig(alternate=False),
     "cfr+": SolveConfig(method="cfr+", gamma=1.0),
     "linear": SolveConfig(alpha=1.0, beta=1.0, gamma=1.0),
-    "team": SolveConfig(floor=TEAM_FLOOR, floor_decay=TEAM_FLOOR_DECAY, team_every=TEAM_EVERY,
-                        team_min_gain=TEAM_MIN_GAIN),
+    "team": SolveConfig(floor=TEAM_FLOOR, floor_decay=TEAM_FLOOR_DECAY, team_min_gain=TEAM_MIN_GAIN),
 }
 
 
