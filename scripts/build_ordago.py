@@ -14,6 +14,10 @@ cold), its NashConv measured; the regrets ship as float16.
 
 Usage: python scripts/build_ordago.py rest [--variant 8-reyes]
        python scripts/build_ordago.py anchors [--variant 8-reyes] [--subgames grande-15,pares-15,...]
+                                              [--refine NASHCONV]
+
+``--refine X``: the anchors already built whose NashConv (in sample) is above X go on from their
+own regrets for as many iterations again.
 
 A progress bar on stderr; what is done (the deals of each block, each anchor's solve) is kept
 in the disk cache folder (``MUSSTATS_CACHE``, else ~/.cache/musstats) as it is made, so an
@@ -93,7 +97,8 @@ def build_rest(variant_name: str, deals: list[str]) -> Path:
     return path
 
 
-def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = None) -> Path:
+def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = None,
+                  refine: float | None = None) -> Path:
     import json
 
     import numpy as np
@@ -118,6 +123,23 @@ def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = No
         for i, (lance, pat, a, b) in enumerate(items):
             name = f"ordago-anchor-{v.deck}-{v.juego_real}-{lance}-{pat}-{a}-{b}"
             z = load_named(name)  # resumable: each anchor's solve is kept in the cache folder
+            if z is not None and refine is not None and json.loads(bytes(z["meta"]).decode())["nashconv_in"] > refine:
+                # measured too far from equilibrium: go on from its own regrets
+                spec = E.score_spec(lance, pat, v, a, b, grid=g)
+                start = E.warm_state(spec, z["R"].astype(np.float64), int(z["t"]))
+                spec = replace(spec, iterations=E.ANCHOR_ITERATIONS, warm=f"anchor {a}-{b}, refined")
+                s0 = time.perf_counter()
+                sol = get_solved(spec, keep_state=True, eval_deals=4000, cache=False, start=start)
+                ex = sol.exploit or {}
+                old = json.loads(bytes(z["meta"]).decode())
+                z = {"R": sol.state.R.astype(np.float16), "t": np.int64(sol.state.t),
+                     "meta": np.frombuffer(json.dumps({"nashconv": ex.get("nashconv"),
+                                                       "nashconv_in": ex.get("nashconv_in"),
+                                                       "warm": old["warm"] + "; refined", "iterations":
+                                                       old["iterations"] + sol.iterations,
+                                                       "seconds": round(old["seconds"] + time.perf_counter() - s0,
+                                                                        2)}).encode(), np.uint8)}
+                save_named(name, z)
             if z is None:
                 spec = E.score_spec(lance, pat, v, a, b, grid=g)
                 before = done[(lance, pat)]
@@ -185,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     subgames = None
     if "--subgames" in args:
         subgames = [(x.split("-")[0], int(x.split("-")[1])) for x in args[args.index("--subgames") + 1].split(",")]
-    build_anchors(variant, subgames)
+    refine = float(args[args.index("--refine") + 1]) if "--refine" in args else None
+    build_anchors(variant, subgames, refine)
     return 0
 
 

@@ -258,7 +258,7 @@ def test_refusing_at_12_39_is_the_teams_refusal():
     team's refusal (both) gives them the deje and the game: P(win the game) 0."""
     from musstats.analysis.ordago import ordago
 
-    doc = ordago("C S 6 5", "third", lance="grande", score="12-39", iterations=IT, eval_samples=EVAL).to_dict()
+    doc = ordago("C S 6 5", "third", lance="grande", score="12-39", eval_samples=EVAL).to_dict()
     a = doc["equilibrium"]["answer"]
     assert a["history"] == ["paso", "órdago"] and a["partners_after"] == ["mano"]
     assert a["p_win_game_if_refuse"] == 0.0
@@ -309,8 +309,8 @@ def rc54(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("MUSSTATS_CACHE", str(tmp_path_factory.getbasetemp() / "musstats-cache"))
     try:
-        return ordago("R C 5 4", "postre", lance="grande", score="0-0", equilibrium=True, iterations=IT,
-                      eval_samples=EVAL).to_dict()
+        # the default solve: warm-started from the shipped anchor nearest to 0-0
+        return ordago("R C 5 4", "postre", lance="grande", score="0-0").to_dict()
     finally:
         mp.undo()
 
@@ -366,12 +366,14 @@ def test_figures_are_probabilities(rc54):
     # the random-hands figures are kept, labelled
     rh = rc54["random_hands"]
     assert 0 < rh["p_lance"] < 1 and "random" in rh["what"] and isinstance(rh["call"], bool)
-    # the solve is the one of the default game model (shared with the chart and later runs: one key)
-    from musstats.analysis.ordago_eq import score_spec
+    # the solve is the one of the default game model (shared with the chart and later runs: one key),
+    # warm-started from the shipped anchor nearest to 0-0
+    from musstats.analysis.ordago_eq import score_solution
     from musstats.engines.solving.store import MEMO
 
-    spec = score_spec("grande", ALL_SEATS, Variant(), 0, 0, iterations=IT)
-    assert "custom" not in spec.payoff.key and spec.key in MEMO
+    sol = score_solution("grande", ALL_SEATS, Variant(), 0, 0)
+    assert "custom" not in sol.spec.payoff.key and sol.spec.key in MEMO
+    assert sol.spec.warm.startswith("score 5-5 (shipped)") and eq["warm_start"] == sol.spec.warm
 
 
 @pytest.mark.slow
@@ -440,8 +442,7 @@ def test_after_mus_rc54_postre_neither_calls_nor_accepts_at_0_0():
 
 
 def test_cli_json_and_csv(capsys, rc54):
-    args = ["ordago", "R", "C", "5", "4", "--seat", "postre", "--lance", "grande", "--score", "0-0",
-            "--iterations", str(IT)]
+    args = ["ordago", "R", "C", "5", "4", "--seat", "postre", "--lance", "grande", "--score", "0-0"]
     code, out, err = _run(capsys, args + ["--format", "json"])
     assert code == 0, err
     doc = json.loads(out)
@@ -490,8 +491,7 @@ def test_cli_bad_input(capsys, args, fragment):
 
 def test_cli_chart_written(capsys, tmp_path):
     out = tmp_path / "pf.png"
-    code, so, err = _run(capsys, ["ordago", "--chart", "--lance", "grande", "--score", "0-0", "--iterations", str(IT),
-                                  "--out", str(out)])
+    code, so, err = _run(capsys, ["ordago", "--chart", "--lance", "grande", "--score", "0-0", "--out", str(out)])
     assert code == 0, err
     assert out.exists() and out.stat().st_size > 10_000
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -502,7 +502,7 @@ def test_cli_chart_written(capsys, tmp_path):
 def test_pushfold_frame_shape():
     from musstats.analysis.ordago import pushfold
 
-    df = pushfold(lance="grande", score="0-0", iterations=IT, eval_samples=EVAL)
+    df = pushfold(lance="grande", score="0-0")
     assert set(df["seat"]) == {"mano", "second", "third", "postre"}
     assert len(df) == 4 * 330
     assert df["p_call"].between(0, 1).all() and df["p_accept"].between(0, 1).all()
@@ -568,15 +568,20 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     monkeypatch.setattr(E, "DEFAULT_EQ_ITERATIONS", 60)
     monkeypatch.setattr(E, "WARM_ITERATIONS", 15)
     monkeypatch.setattr(E, "_STATE_MEMO", {})
+    monkeypatch.setattr(E, "_anchor_arrays", lambda variant: None)  # no shipped anchors here
     v, g, P = Variant(), _toy_grid(), 3
     s0 = E.score_solution("pares", P, v, 10, 10, grid=g)
     assert s0.spec.warm == "" and s0.iterations == 60  # nothing to start from: cold
     s1 = E.score_solution("pares", P, v, 12, 11, grid=g)
     assert s1.spec.warm == "score 10-10 after 60 iterations" and s1.iterations == 15
     assert s1.exploit["deals"] == 2_000
-    # exactly the solve that goes on from the neighbour's state with the new payoff
+    # exactly the solve that goes on from the neighbour's regrets (its strategy sums start
+    # afresh) with the new payoff
     vg = vector_game(s1.game, v, P).configure(batch=s1.spec.batch, seed=s1.spec.seed, n_eval=2_000)
-    want = solve(vg, SolveConfig(iterations=15), start=s0.state)
+    st = E.warm_state(s1.spec, s0.state.R, s0.state.t)
+    assert not st.S.any() and st.t == 60
+    np.testing.assert_allclose(st.sig, vg.layout.normalise(np.maximum(s0.state.R, 0)))
+    want = solve(vg, SolveConfig(iterations=15), start=st)
     np.testing.assert_array_equal(s1.sigma, want.sigma)
     # and it is closer to equilibrium than as many iterations from scratch
     cold = solve(vg, SolveConfig(iterations=15))
@@ -597,7 +602,7 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
 
 
 def test_kept_solver_states_are_bounded(monkeypatch, tmp_path):
-    # each solve keeps its solver state for warm starts (about 1 MB): only the most recent
+    # each solve keeps its regrets for warm starts (about 0.2 MB): only the most recent
     # MAX_KEPT_STATES of a lance and pattern stay, in memory and on disk
     from musstats.analysis import ordago_eq as E
 
@@ -606,12 +611,75 @@ def test_kept_solver_states_are_bounded(monkeypatch, tmp_path):
     monkeypatch.setattr(E, "WARM_ITERATIONS", 4)
     monkeypatch.setattr(E, "MAX_KEPT_STATES", 2)
     monkeypatch.setattr(E, "_STATE_MEMO", {})
+    monkeypatch.setattr(E, "_anchor_arrays", lambda variant: None)  # no shipped anchors here
     v, g, P = Variant(), _toy_grid(), 3
     for a, b in ((0, 0), (20, 20), (39, 0)):  # far apart: three cold solves, each kept
         E.score_solution("pares", P, v, a, b, grid=g, eval_samples=200)
     fam = E._family("pares", P, v, E.DEFAULT_EQ_SEED, g)
-    on_disk = sorted(p.name for p in (tmp_path / "betting").glob("eqstate-*"))
+    on_disk = sorted(p.name for p in tmp_path.rglob("eqstate-*"))
     assert len(on_disk) == 2 and not any(n.endswith("-0-0.npz") for n in on_disk)
     assert list(E._STATE_MEMO[fam]) == [(20, 20), (39, 0)]
     monkeypatch.setattr(E, "_STATE_MEMO", {})
     assert E._kept(fam, 0, 0) is None and E._kept(fam, 39, 0) is not None
+
+
+def test_shipped_anchors_cover_every_score_and_fit_their_games():
+    """8 reyes to 40 ships warm starts for every subgame: each score is at most 10 points from
+    an anchor of the subgames a question without declarations solves (14 for the others),
+    every anchor's regrets have its game's shape, and every anchor was measured close to
+    equilibrium when it was built."""
+    import json
+
+    from musstats.analysis import ordago_eq as E
+    from musstats.engines.betting.deals import SUBGAMES
+    from musstats.engines.betting.solve import solver_game
+
+    v = Variant()
+    z = E._anchor_arrays(v)
+    assert z is not None, "musstats/data/ordago_anchors_8-reyes_off.npz is missing"
+    meta = json.loads(bytes(z["meta"]).decode())["anchors"]
+    for lance, pat in SUBGAMES:
+        scores = E.anchor_scores(lance, pat)
+        worst = max(min(abs(a - x) + abs(b - y) for x, y in scores) for a in range(40) for b in range(40))
+        assert worst <= (10 if pat == ALL_SEATS else 14), (lance, pat, worst)
+        lay = solver_game(E.score_spec(lance, pat, v, 0, 0)).layout
+        for a, b in scores:
+            R, t = E.shipped_anchor(lance, pat, v, a, b)
+            assert R.shape == (lay.n_rows, lay.MS) and np.isfinite(R).all() and t >= E.ANCHOR_ITERATIONS
+            assert meta[f"{lance}-{pat}-{a}-{b}"]["nashconv_in"] < 0.01, (lance, pat, a, b)
+    # no anchors for other rules
+    assert E.shipped_anchor("grande", ALL_SEATS, make_variant("4-reyes"), 5, 5) is None
+    assert E.shipped_anchor("grande", ALL_SEATS, make_variant("8-reyes", target=30), 5, 5) is None
+
+
+def test_a_new_score_warm_starts_from_a_shipped_anchor(monkeypatch, tmp_path):
+    """Nothing solved in this process or on disk: a score goes on from the regrets of the
+    nearest shipped anchor, and lands close to equilibrium."""
+    from musstats.analysis import ordago_eq as E
+
+    monkeypatch.setenv("MUSSTATS_CACHE", str(tmp_path))
+    monkeypatch.setattr(E, "_STATE_MEMO", {})
+    v = Variant()
+    s = E.score_solution("grande", ALL_SEATS, v, 17, 23, eval_samples=EVAL)
+    # the nearest anchor to 17-23 is 15-25 (4 points; 15-15 and 25-25 are 10 away)
+    assert s.spec.warm.startswith("score 15-25 (shipped) after ") and s.iterations == E.WARM_ITERATIONS
+    assert s.exploit["nashconv_in"] < 0.01
+    # a score at an anchor goes on from the anchor itself
+    s2 = E.score_solution("grande", ALL_SEATS, v, 36, 39, eval_samples=EVAL)
+    assert s2.spec.warm.startswith("score 36-39 (shipped)")
+
+
+def test_a_player_without_the_lance_has_no_say(capsys):
+    """7 6 5 4 holds no pares: at pares its team's answer is its partner's; the answer says so,
+    with no call or accept of its own (and nothing is solved)."""
+    from musstats.analysis.ordago import ordago
+
+    doc = ordago("7 6 5 4", "postre", lance="pares", score="10-10").to_dict()
+    assert doc["method"] == "equilibrium" and doc["call"] is None and doc["accept"] is None
+    assert doc["recommended"] == {"call": None, "answer": None}
+    assert doc["advice"].startswith("Equilibrium: you have no say in pares")
+    assert doc["equilibrium"]["nashconv"] is None  # nothing solved
+    code, out, err = _run(capsys, ["ordago", "7", "6", "5", "4", "--seat", "postre", "--lance", "pares",
+                                   "--score", "10-10"])
+    assert code == 0, err
+    assert "you have no say in pares" in out and "Random hands (comparison):" in out
