@@ -316,16 +316,17 @@ def keep_sets_eval(seeds, chunk_trials, user_cards, unseen, seat, keep_masks, po
 
 @njit(cache=True, parallel=True)
 def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_cls, idx4, no_hand, visto,
-                    policy_visto, cut):
+                    policy_visto, cut, dealt=False):
     """Random deals from a full deck followed by ``rounds`` mus rounds (0: the hands as dealt)
     in which every seat discards by ``policy``: final hand indices int64 [sum(chunk_trials), 4]
     in seat order, and in a fifth column the number of mus rounds played (the visto round
     not counted).  With ``visto`` a mus-visto round by ``policy_visto`` (15 = change
     nothing) comes first.  No seat keeps a first-dealt hand ``no_hand`` (the 4-5-6-7 redeal;
     -1 for none).  ``cut`` bool [4, H] (the mus decision) or [0, H] (everyone asks): before
-    each round, if any seat holds a hand it cuts with, the mus ends and the hands are played."""
+    each round, if any seat holds a hand it cuts with, the mus ends and the hands are played.
+    With ``dealt``, four more columns: the hands as first dealt (the same deals)."""
     n_chunks = seeds.shape[0]
-    out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 5), np.int64)
+    out = np.empty((offsets[n_chunks - 1] + chunk_trials[n_chunks - 1], 9 if dealt else 5), np.int64)
     for ch in prange(n_chunks):
         st = seeds[ch].copy()
         deck = np.arange(40).astype(np.int64)
@@ -347,6 +348,9 @@ def deals_after_mus(seeds, chunk_trials, offsets, policy, rounds, card_class, k_
                         hands[q, i] = deck[39 - 4 * q - i]
                     if no_hand >= 0 and hand_index(hands[q], card_class, k_cls, idx4) == no_hand:
                         redo = True
+            if dealt:
+                for q in range(4):
+                    out[offsets[ch] + t, 5 + q] = hand_index(hands[q], card_class, k_cls, idx4)
             for i in range(24):
                 stock[i] = deck[i]
             n_stock = 24

@@ -36,7 +36,7 @@ from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, Betti
 from musstats.rules.variant import Variant
 
 __all__ = ["STRATEGY_SETS", "HEURISTIC", "ORDAGO_STEP", "STEP_NAMES", "strategy_sigma", "mixed_sigma",
-           "sample_terminals", "terminal_steps", "hand_values", "hand_steps", "win_table"]
+           "sample_terminals", "sample_nodes", "terminal_steps", "hand_values", "hand_steps", "win_table"]
 
 STRATEGY_SETS = ("equilibrium", "paso", "heuristic", "random")
 #: thresholds of the heuristic player on P(his team wins the lance) against random hands
@@ -151,6 +151,11 @@ def mixed_sigma(game: Game, team0: np.ndarray, team1: np.ndarray) -> np.ndarray:
 def sample_terminals(game: Game, sigma: np.ndarray, st: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Play every deal down the tree: at each decision the owner's action is drawn from
     ``sigma`` with the uniform ``u[deal, depth]``.  Returns the terminal row of each deal."""
+    return game.tree.term[sample_nodes(game, sigma, st, u)]
+
+
+def sample_nodes(game: Game, sigma: np.ndarray, st: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """:func:`sample_terminals`, returning the terminal node of each deal (its path: who bet)."""
     t = game.tree
     n = st.shape[0]
     node = np.zeros(n, np.int64)
@@ -177,7 +182,7 @@ def sample_terminals(game: Game, sigma: np.ndarray, st: np.ndarray, u: np.ndarra
         node[idx] = t.first[nd] + chosen
     if (t.is_term[node] == 0).any():  # pragma: no cover - u too short for the tree
         raise MusError("internal: the tree is deeper than the uniforms given")
-    return t.term[node]
+    return node
 
 
 def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -254,14 +254,15 @@ def _restricted_deal(ctx: Context, unseen: np.ndarray, reject: np.ndarray) -> tu
 
 def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: int = 1,
                     policy: str = "table", cut: np.ndarray | None = None, key: tuple[int, ...] = (),
-                    with_rounds: bool = False) -> np.ndarray:
+                    with_rounds: bool = False, with_dealt: bool = False) -> np.ndarray:
     """``n`` random deals after ``rounds`` mus rounds in which all four players discard by
     ``policy``: final hand indices int64 [n, 4] in seat order (a deal source for the game model).
 
     ``cut`` (bool [4, H]): the mus decision -- before each round, a seat holding a hand it
     cuts with ends the mus (the hands are played as they stand); None: everyone asks.
     ``key``: the spawn key of the chunks' seeds (independent streams of one seed).
-    ``with_rounds``: [n, 5], the fifth column the number of mus rounds each deal had."""
+    ``with_rounds``: [n, 5], the fifth column the number of mus rounds each deal had;
+    ``with_dealt``: [n, 9], then the hands as first dealt (seat order)."""
     from musstats._kernels.mus import deals_after_mus as _kernel
     from musstats.engines.random import seed_states
 
@@ -280,8 +281,8 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
         raise MusError(f"cut flags must be bool [4, {t.n_hands}], got shape {flags.shape}")
     out = _kernel(seeds, per, offsets, np.ascontiguousarray(pol, np.int64), rounds, deck_ids(variant),
                   t.n_classes, t.idx4.astype(np.int64), redeal_hand(variant), visto,
-                  np.ascontiguousarray(pol_visto, np.int64), flags)
-    return out if with_rounds else np.ascontiguousarray(out[:, :4])
+                  np.ascontiguousarray(pol_visto, np.int64), flags, bool(with_dealt))
+    return out if with_rounds or with_dealt else np.ascontiguousarray(out[:, :4])
 
 
 
