@@ -17,6 +17,7 @@ Routes
 ``GET /api/status``          the pool, the cache and the limits
 ``GET /docs``                the API reference (offline HTML); ``/openapi.json`` the OpenAPI document
 
+``GET /play``, ``/api/play...`` the practice table: games against the equilibrium bots (:mod:`.play`)
 ``GET /api/tree?...``         the public betting tree at a point (lance, speakers, history): whose
                              turn, the legal actions, or how the lance ended
 
@@ -245,6 +246,10 @@ def create_app(*, manager: JobManager | None = None, workers: int | None = None,
 
     for ep in ENDPOINTS.values():
         _add_endpoint(app, ep, answer)
+
+    from musstats.web.play import add_play_routes
+
+    add_play_routes(app, jobs, STATIC)  # the practice table: /play and /api/play
 
     @app.post("/api/jobs", status_code=202, tags=["jobs"], summary="Start a job",
               responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}})

@@ -35,6 +35,7 @@
   const STR = {
     en: {
       "subtitle": "Mus odds at the table",
+      "nav.play": "Play against the bots",
       "skip": "Skip to the results",
       "hand.h": "Your hand",
       "hand.view": "Your four cards",
@@ -193,6 +194,7 @@
     },
     es: {
       "subtitle": "Probabilidades del mus en la mesa",
+      "nav.play": "Jugar contra los bots",
       "skip": "Ir a los resultados",
       "hand.h": "Tus cartas",
       "hand.view": "Tus cuatro cartas",

@@ -1,0 +1,126 @@
+"""How a seat plays when the program plays it: the bots, and the player's own seat under
+``musstats play --autoplay``.
+
+* **Betting**: a strategy set of :mod:`musstats.analysis.play` (``equilibrium``: the shipped
+  per-lance equilibrium strategies of the hand's deal model -- as dealt where somebody cut,
+  after the mus where a mus round was played --; ``paso``, ``heuristic``, ``random``): the
+  action is drawn from the set's mixed strategy for the seat's hand at that point of the
+  lance's public tree.
+* **The mus**: the bots cut with the hands the shipped cut flags mark and otherwise ask for
+  mus, and throw by the shipped discard table (:mod:`musstats.tables.policies`).  Played for
+  the player (autoplay), ``equilibrium`` follows the review's best (the advice of ``musstats
+  mus`` and ``musstats discard``), ``paso`` and ``heuristic`` play the mus as the bots do,
+  and ``random`` asks or cuts at random and throws a random non-empty set of cards.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from musstats.analysis.play import STRATEGY_SETS, strategy_sigma
+from musstats.base.errors import MusError
+from musstats.rules.cards import Card
+from musstats.rules.variant import Variant
+
+__all__ = ["Player", "BOT", "STRATEGY_SETS", "solved", "action_probs"]
+
+#: the bots' strategy set
+BOT = "equilibrium"
+_LOCK = threading.Lock()
+_SIGMA: dict[tuple, Any] = {}
+
+
+def solved(lance: str, pattern: int, deal: str, variant: Variant):
+    """The shipped strategy of one lance and declaration pattern (MusError where none ships)."""
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.store import get_solved
+
+    sol = get_solved(Spec(lance=lance, pattern=pattern, deal=deal, variant=variant), solve=False)
+    if sol is None:
+        raise MusError(f"no shipped betting strategy for {lance} ({deal}) with {variant.name}")
+    return sol
+
+
+def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant):
+    key = (name, lance, pattern, deal, variant.lance_rules)
+    with _LOCK:
+        got = _SIGMA.get(key)
+    if got is None:
+        sol = solved(lance, pattern, deal, variant)
+        sigma = strategy_sigma(name, sol.game, sol.sigma, lance, pattern, variant.lance_rules)
+        got = (sol.game, sigma)
+        with _LOCK:
+            _SIGMA[key] = got
+    return got
+
+
+def action_probs(name: str, lance: str, pattern: int, deal: str, variant: Variant, node: int, hand: int
+                 ) -> np.ndarray:
+    """The probability of each action of ``node`` for hand index ``hand`` under strategy set ``name``."""
+    game, sigma = _sigma(name, lance, pattern, deal, variant)
+    p = np.clip(np.asarray(game.strategy_at(sigma, node, hand), np.float64), 0.0, None)
+    s = p.sum()
+    return p / s if s > 0 else np.full(p.shape, 1.0 / p.size)
+
+
+class Player:
+    """A seat played by the program with strategy set ``name`` (``STRATEGY_SETS``); ``bot``: the
+    mus as the bots play it (cut flags and discard table) whatever the set."""
+
+    def __init__(self, name: str, variant: Variant, rng: np.random.Generator, bot: bool = True) -> None:
+        name = str(name).strip().lower()
+        if name not in STRATEGY_SETS:
+            raise MusError(f"unknown strategy set {name!r}; accepted: {', '.join(STRATEGY_SETS)}")
+        self.name, self.variant, self.rng, self.bot = name, variant, rng, bot
+
+    # ------------------------------------------------------------------ betting
+
+    def bet(self, hand: int, lance: str, pattern: int, deal: str, node: int, actions: list[str]) -> str:
+        p = action_probs(self.name, lance, pattern, deal, self.variant, node, hand)
+        a = int(min(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum(), side="right"), len(p) - 1))
+        return actions[a]
+
+    # ------------------------------------------------------------------ the mus
+
+    def mus(self, cards: list[Card], seat: int, others_ask: bool | None = None) -> str:
+        """``mus`` or ``corto``.  ``others_ask``: whether the other three will all ask (only the
+        autoplayed ``equilibrium`` reads it, to value the choice only where it matters; elsewhere
+        any choice plays the same hand)."""
+        from musstats.tables.hands import hand_tables
+        from musstats.tables.policies import cut_flags
+
+        if not self.bot and self.name == "random":
+            return "mus" if self.rng.random() < 0.5 else "corto"
+        h = hand_tables(self.variant).index_of(cards)
+        flag = "corto" if bool(cut_flags(self.variant)[seat, h]) else "mus"
+        if not self.bot and self.name == "equilibrium" and others_ask:
+            from musstats.analysis.practice.values import judge, mus_options
+
+            v = mus_options(hand_tables(self.variant).labels[h], seat)
+            return str(judge("mus", v["options"], flag)["best"])
+        return flag
+
+    def throw(self, cards: list[Card], seat: int) -> list[Card]:
+        """The cards thrown in a mus round."""
+        from musstats.tables.hands import hand_tables
+        from musstats.tables.policies import get_policy
+
+        t = hand_tables(self.variant)
+        order = sorted(cards, key=lambda c: -self.variant.class_of(c.face, c.suit))
+        if not self.bot and self.name == "random":
+            mask = int(self.rng.integers(0, 15))
+        elif not self.bot and self.name == "equilibrium":
+            from musstats.analysis.practice.values import discard_options, keep_label
+
+            best = discard_options(t.labels[t.index_of(cards)], seat)["best"]
+            mask = next(m for m in range(15) if keep_label(
+                [self.variant.class_of(order[i].face, order[i].suit) for i in range(4) if m >> i & 1],
+                self.variant) == best)
+        else:
+            mask = int(get_policy("table", self.variant)[0][seat, t.index_of(cards)])
+            if mask >= 15:  # pragma: no cover - a mus round throws at least one card
+                mask = 7
+        return [order[i] for i in range(4) if not mask >> i & 1]
