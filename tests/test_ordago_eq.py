@@ -360,7 +360,8 @@ def test_figures_are_probabilities(rc54):
                 assert 0.0 <= x <= 1.0, k
         assert abs(sum(x["p"] for x in part["actions"].values()) - 1) < 0.01
     nc = eq["nashconv"]
-    assert nc["units"] == "P(win the game)" and 0 <= nc["nashconv"] < 0.01
+    # the lower bound is an estimate: near 0 it may come out a little below, within its error
+    assert nc["units"] == "P(win the game)" and -3 * nc["nashconv_se"] <= nc["nashconv"] < 0.01
     assert 0.3 < nc["value_team0"] < 0.7
     assert eq["score_team0"] == 0 and eq["score_team1"] == 0
     # the random-hands figures are kept, labelled
@@ -574,10 +575,10 @@ def test_ordago_solves_warm_from_a_neighbouring_score(monkeypatch, tmp_path):
     assert s0.spec.warm == "" and s0.iterations == 60  # nothing to start from: cold
     s1 = E.score_solution("pares", P, v, 12, 11, grid=g)
     assert s1.spec.warm == "score 10-10 after 60 iterations" and s1.iterations == 15
-    assert s1.exploit["deals"] == 2_000
+    assert s1.exploit["deals"] == E.DEFAULT_EQ_EVAL
     # exactly the solve that goes on from the neighbour's regrets (its strategy sums start
     # afresh) with the new payoff
-    vg = vector_game(s1.game, v, P).configure(batch=s1.spec.batch, seed=s1.spec.seed, n_eval=2_000)
+    vg = vector_game(s1.game, v, P).configure(batch=s1.spec.batch, seed=s1.spec.seed, n_eval=E.DEFAULT_EQ_EVAL)
     st = E.warm_state(s1.spec, s0.state.R, s0.state.t)
     assert not st.S.any() and st.t == 60
     np.testing.assert_allclose(st.sig, vg.layout.normalise(np.maximum(s0.state.R, 0)))
@@ -662,11 +663,13 @@ def test_a_new_score_warm_starts_from_a_shipped_anchor(monkeypatch, tmp_path):
     v = Variant()
     s = E.score_solution("grande", ALL_SEATS, v, 17, 23, eval_samples=EVAL)
     # the nearest anchor to 17-23 is 15-25 (4 points; 15-15 and 25-25 are 10 away)
-    assert s.spec.warm.startswith("score 15-25 (shipped) after ") and s.iterations == E.WARM_ITERATIONS
+    assert s.spec.warm.startswith("score 15-25 (shipped) after ") and s.iterations == E.warm_iterations(4) == 18
     assert s.exploit["nashconv_in"] < 0.01
-    # a score at an anchor goes on from the anchor itself
+    # a score at an anchor goes on from the anchor itself, with the fewest iterations
     s2 = E.score_solution("grande", ALL_SEATS, v, 36, 39, eval_samples=EVAL)
-    assert s2.spec.warm.startswith("score 36-39 (shipped)")
+    assert s2.spec.warm.startswith("score 36-39 (shipped)") and s2.iterations == E.WARM_MIN_ITERATIONS
+    # the farther the start, the more iterations (two per point), up to WARM_ITERATIONS
+    assert [E.warm_iterations(d) for d in (0, 1, 3, 9, 10, 30)] == [10, 12, 16, 28, 30, 30]
 
 
 def test_a_player_without_the_lance_has_no_say(capsys):

@@ -53,7 +53,7 @@ from musstats.rules.variant import Variant
 __all__ = ["next_hand_grid", "rest_of_hand", "rest_from_deals", "rest_source", "rest_file", "REST_DEALS", "REST_SEED", "DEFAULT_EQ_ITERATIONS", "AFTER_MUS_EQ", "eq_approximations", "DEFAULT_EQ_TRIALS",
            "DEFAULT_EQ_EVAL", "DEFAULT_EQ_SEED", "MIXED", "score_spec", "score_solution", "call_node", "answer_node",
            "answer_candidates", "team_refusal", "equilibrium_figures", "pushfold_frame", "anchor_scores",
-           "anchor_file", "shipped_anchor", "warm_state", "ANCHOR_AXIS", "ANCHOR_ITERATIONS",
+           "anchor_file", "shipped_anchor", "warm_state", "warm_iterations", "ANCHOR_AXIS", "ANCHOR_ITERATIONS",
            "EQ_APPROXIMATIONS"]
 
 #: iterations of the vector solver per (lance, pattern, score): NashConv ≈ 0.0004 P(win the game) at
@@ -62,9 +62,9 @@ DEFAULT_EQ_ITERATIONS = 200
 #: deals of the Monte Carlo figures of one hand
 DEFAULT_EQ_TRIALS = 20_000
 #: samples per owner of the NashConv measurement, cold and warm solves alike (standard error about
-#: 1e-4 P(win the game) at grande, beside NashConv values of 0.0005-0.005; 10,000 samples took 2.4 s
-#: of a 6.5 s cold solve, 2,000 take 0.5 s)
-DEFAULT_EQ_EVAL = 2_000
+#: 2e-4 P(win the game) at grande, beside NashConv values of 0.0005-0.005; 10,000 samples took 2.4 s
+#: of a 6.5 s cold solve, 1,000 take a quarter of a second)
+DEFAULT_EQ_EVAL = 1_000
 DEFAULT_EQ_SEED = 2026
 #: a frequency strictly between MIXED and 1 - MIXED is "mixed"
 MIXED = 0.05
@@ -247,7 +247,8 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
     With the default ``iterations`` a score not solved before is **warm-started** from the
     regrets of the nearest solve of the same subgame: one kept in this process or in the
     disk cache at most :data:`WARM_NEAR` points away, or a shipped anchor
-    (:func:`anchor_scores`, 8 reyes to 40), :data:`WARM_ITERATIONS` more iterations.  With
+    (:func:`anchor_scores`, 8 reyes to 40), :func:`warm_iterations` more iterations (10 from
+    the same score, up to :data:`WARM_ITERATIONS` from 10 points away).  With
     no such start, or with ``iterations`` given, or without the cache, the solve is cold
     (:data:`DEFAULT_EQ_ITERATIONS`; reproducible whatever was solved before).  NashConv is measured on ``eval_samples``
     (default :data:`DEFAULT_EQ_EVAL`) samples per owner.  ``Solved.spec.warm`` says where a
@@ -292,19 +293,29 @@ def score_solution(lance: str, pattern: int, variant: Variant, a: int, b: int, *
         return s
     (a0, b0), R, t, where = near
     warm = f"score {a0}-{b0}{' (shipped)' if where == 'shipped' else ''} after {t} iterations"
-    s = solve(replace(spec, iterations=WARM_ITERATIONS, warm=warm), ev, warm_state(spec, R, t))
+    k = warm_iterations(abs(a - a0) + abs(b - b0))
+    s = solve(replace(spec, iterations=k, warm=warm), ev, warm_state(spec, R, t))
     _keep(fam, a, b, s, warm)
     return s
 
 
-#: iterations of a warm start (see :func:`score_solution`), from the regrets of a solve at a
-#: nearby score (the strategy sums start afresh).  Measured at grande, NashConv in P(win the
-#: game) on 4,000 samples per owner, from the 200-iteration solve at 25-25: 30 more iterations
-#: give 0.0005 at 27-26 (3 points away) and 0.0022 at 30-30 (10 points); with the strategy sums
-#: kept too 0.0006 and 0.0026 (and 0.089 instead of 0.009 at 35-35, 20 points away: the old
-#: average strategy holds the new one back).  Cold solves of 200 iterations measured
-#: 0.0004-0.0022 there.
+#: iterations of a warm start from afar (see :func:`score_solution`, :func:`warm_iterations`),
+#: from the regrets of a solve at another score (the strategy sums start afresh).  Measured at
+#: grande, NashConv in P(win the game) on 4,000 samples per owner, from the 200-iteration solve
+#: at 25-25: 30 more iterations give 0.0005 at 27-26 (3 points away) and 0.0022 at 30-30 (10
+#: points); with the strategy sums kept too 0.0006 and 0.0026 (and 0.089 instead of 0.009 at
+#: 35-35, 20 points away: the old average strategy holds the new one back).  Cold solves of
+#: 200 iterations measured 0.0004-0.0022 there.  Near the start fewer do: 10 iterations at 27-26
+#: measured 0.0008, at 30-30 0.0049 (20: 0.0035)
 WARM_ITERATIONS = 30
+#: iterations of a warm start from the same score (a shipped anchor there); two more per point
+#: of distance, up to :data:`WARM_ITERATIONS`
+WARM_MIN_ITERATIONS = 10
+
+
+def warm_iterations(distance: int) -> int:
+    """Iterations of a warm start from a solve ``distance`` points away (|a - a0| + |b - b0|)."""
+    return int(min(WARM_ITERATIONS, WARM_MIN_ITERATIONS + 2 * max(int(distance), 0)))
 #: the farthest solve kept in this process or the disk cache (|a - a0| + |b - b0|) a warm start
 #: goes on from (a shipped anchor serves at any distance: every score is within 10 of one, 14
 #: for the subgames of pares and juego with fewer than four declared)
