@@ -183,8 +183,8 @@ def solve(lance: str, *, declared: str | None = None, pattern: int | None = None
     return solve_subgame(spec, progress=progress, history_every=history_every, **ev)
 
 
-def _strategy(lance, pattern, deal, info, v, solve_missing=True) -> Solved:
-    s = get_solved(_spec(lance, pattern, deal, info, v), solve=solve_missing)
+def _strategy(lance, pattern, deal, info, v, solve_missing=True, method: str = "auto") -> Solved:
+    s = get_solved(_spec(lance, pattern, deal, info, v, method=method), solve=solve_missing)
     if s is None:
         raise MusError(f"no stored strategy for {lance} with {v.name} ({deal}, {info} information): it would be "
                        f"solved first (minutes); the shipped strategies cover 8 reyes without juego real")

@@ -4,7 +4,11 @@ A *strategy set* says how a team bets in every lance (each of its two seats spea
 his own hand only: the private information model):
 
 * ``equilibrium`` -- the shipped equilibrium strategies (:mod:`musstats.analysis.betting`,
-  solved for hands as dealt, or for hands after one mus round with ``deal="after-mus"``);
+  solved for hands as dealt, or for hands after one mus round with ``deal="after-mus"``; the
+  team-sound scheme);
+* ``individual`` -- an equilibrium of the four individual players (DCFR without the
+  exploration floor), kept for comparison: no player gains by changing alone, but a pair
+  changing together does;
 * ``paso`` -- the en-paso player of the random-hands model: never bets nor raises, and
   refuses every bet and every órdago;
 * ``heuristic`` -- the random-hands player: with ``P`` = P(his team wins the lance | his
@@ -38,7 +42,9 @@ from musstats.rules.variant import Variant
 __all__ = ["STRATEGY_SETS", "HEURISTIC", "ORDAGO_STEP", "STEP_NAMES", "strategy_sigma", "mixed_sigma",
            "sample_terminals", "sample_nodes", "terminal_steps", "hand_values", "hand_steps", "win_table"]
 
-STRATEGY_SETS = ("equilibrium", "paso", "heuristic", "random")
+STRATEGY_SETS = ("equilibrium", "individual", "paso", "heuristic", "random")
+#: the CFR scheme of the strategy sets that are solved strategies
+SOLVED_SETS = {"equilibrium": "auto", "individual": "dcfr"}
 #: thresholds of the heuristic player on P(his team wins the lance) against random hands
 HEURISTIC = {"envido": 0.65, "ordago": 0.90, "accept": 0.55, "raise": 0.80, "accept_ordago": 0.50}
 #: the signed "stones" of a step that ends the game (an accepted órdago): more than any target
@@ -116,7 +122,7 @@ def strategy_sigma(name: str, game: Game, eq_sigma: np.ndarray, lance: str, patt
                    variant: Variant) -> np.ndarray:
     """The behaviour strategy of strategy set ``name`` on a subgame's private game."""
     name = _check_set(name)
-    if name == "equilibrium":
+    if name in SOLVED_SETS:
         return eq_sigma
     if name == "random":
         return game.uniform()
@@ -220,9 +226,14 @@ def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[
 def _profile(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: str = "as-dealt"):
     from musstats.analysis.betting import _strategy
 
+    def sigma_of(name: str):
+        if name in SOLVED_SETS:
+            return _strategy(lance, pat, deal, "private", v, method=SOLVED_SETS[name])
+        return sol
+
     sol = _strategy(lance, pat, deal, "private", v)
-    s0 = strategy_sigma(team0, sol.game, sol.sigma, lance, pat, v)
-    s1 = s0 if team1 == team0 else strategy_sigma(team1, sol.game, sol.sigma, lance, pat, v)
+    s0 = strategy_sigma(team0, sol.game, sigma_of(team0).sigma, lance, pat, v)
+    s1 = s0 if team1 == team0 else strategy_sigma(team1, sol.game, sigma_of(team1).sigma, lance, pat, v)
     return sol, mixed_sigma(sol.game, s0, s1)
 
 

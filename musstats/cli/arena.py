@@ -9,7 +9,7 @@ from musstats.cli.common import (RULES_EPILOG, Command, finish, number, progress
 
 __all__ = ["arena"]
 
-_SETS = "equilibrium|paso|heuristic|random"
+_SETS = "equilibrium|individual|paso|heuristic|random"
 
 
 @click.command(cls=Command, epilog=RULES_EPILOG)
@@ -20,15 +20,19 @@ _SETS = "equilibrium|paso|heuristic|random"
 @click.option("--games", type=str, default=None,
               help="Games played, in pairs with each side mano first once [default: 2,000; 0: none].")
 @click.option("--seed", type=str, default=None, help="Seed of the deals and of the actions drawn [default: 1].")
+@click.option("--pair-response", "pair_lance", default=None, metavar="LANCE",
+              help="Also: what a pair gains in LANCE (e.g. chica) by changing both partners' play together "
+                   "against A and against each B (about a minute each).")
 @target_option
 @variant_options
 @run_options
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
-def arena(a, b, hands, games, seed, variant, juego_real, threads, quiet, fmt) -> None:
+def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, quiet, fmt) -> None:
     """Play strategy set A against B: stones per hand and share of games won, ± standard error.
 
-    Strategy sets: equilibrium (the shipped equilibrium betting), paso (never bets, refuses
+    Strategy sets: equilibrium (the shipped equilibrium betting, sound against pairs),
+    individual (an equilibrium of four individual players, kept for comparison), paso (never bets, refuses
     every bet: the random-hands model's en-paso player), heuristic (bets, accepts and calls
     órdago by P(win the lance) against random hands: envido 2 at 65 %, órdago at 90 %,
     accept at 55 %, raise at 80 %, accept an órdago at 50 %), random (every legal action
@@ -37,7 +41,7 @@ def arena(a, b, hands, games, seed, variant, juego_real, threads, quiet, fmt) ->
 
     Example: musstats arena --a equilibrium --b heuristic --games 10000
     """
-    from musstats.analysis.arena import DEFAULT_GAMES, DEFAULT_HANDS, arena as run_arena
+    from musstats.analysis.arena import DEFAULT_GAMES, DEFAULT_HANDS, arena as run_arena, pair_response
     from musstats.base.errors import MusError
     from musstats.engines.run import threads as run_threads
     from musstats.output.render import emit_arena
@@ -56,4 +60,5 @@ def arena(a, b, hands, games, seed, variant, juego_real, threads, quiet, fmt) ->
             results.append(r)
             if r.partial:
                 break
-    finish(emit_arena(results, fmt.lower()), partial=any(r.partial for r in results))
+        pairs = [pair_response(x, pair_lance, variant=variant) for x in dict.fromkeys([a, *bs])] if pair_lance else []
+    finish(emit_arena(results, fmt.lower(), pairs), partial=any(r.partial for r in results))

@@ -542,16 +542,37 @@ def render_arena(results: list) -> str:
     return _console_text(t) + "z: the margin in standard errors (stones against 0, games against 50 %).\n"
 
 
-def emit_arena(results: list, fmt: str) -> str:
-    """The text of ``musstats arena`` in ``fmt``."""
+def render_pair_responses(pairs: list) -> str:
+    """What a pair gains against each strategy set by changing both partners' play together."""
+    from rich.table import Table
+
+    t = Table(title=f"a pair changing together · {pairs[0]['lance']} · stones per lance",
+              caption=f"{pairs[0]['method']}; {pairs[0]['samples']:,} samples per owner")
+    for c in ("Against", "Mano+third", "Second+postre"):
+        t.add_column(c, justify="left" if c == "Against" else "right")
+    for p in pairs:
+        t.add_row(p["strategy"], *(f"{p[k]['gain']:+.3f} ± {p[k]['gain_se']:.3f} [{p[k]['gain_in']:+.3f}]"
+                                   for k in ("team0", "team1")))
+    return _console_text(t)
+
+
+def emit_arena(results: list, fmt: str, pairs: list | None = None) -> str:
+    """The text of ``musstats arena`` in ``fmt`` (``pairs``: :func:`musstats.analysis.arena.pair_response`
+    of each strategy set, when asked)."""
+    pairs = pairs or []
     if fmt == "json":
-        return to_json(arena_document(results))
+        d = arena_document(results)
+        if pairs:
+            d["pair_responses"] = pairs
+        return to_json(d)
     if fmt == "csv":
         d = arena_document(results)
+        if pairs:  # a different table: in the metadata block
+            d["pair_responses"] = pairs
         rows = [{"a": r.a, "b": r.b, "stones_per_hand": r.stones, "stones_se": r.stones_se, "deals": r.hands,
                  "games_won": r.won, "games_won_se": r.won_se, "games": r.games} for r in results]
         return meta_comment({k: v for k, v in d.items() if k != "matches"}) + _rows_csv(rows)
-    return render_arena(results)
+    return render_arena(results) + (render_pair_responses(pairs) if pairs else "")
 
 
 # --------------------------------------------------------------------------- dispatch

@@ -11,7 +11,7 @@ NashConv per player, and by default each team's deviation
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -65,7 +65,8 @@ def config_of(spec: Spec) -> SolveConfig:
     name = spec.method
     if spec.solver == "deals" and name == "dcfr":
         name = "dcfr-simultaneous"
-    return SolveConfig.preset(name, it)
+    cfg = SolveConfig.preset(name, it)
+    return replace(cfg, alternate=False) if spec.solver == "deals" else cfg
 
 
 def _samples(spec: Spec, game: Game, n: int, index: int = 0):

@@ -15,9 +15,19 @@ from musstats.rules.variant import Variant
 __all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached"]
 
 
-def shipped_path(variant: Variant, deal: str, info: str = "private") -> Path:
-    """``musstats/data/betting_<deck>_<juego real>_<deal>_<info>.npz``."""
-    return Path(__file__).resolve().parents[2] / "data" / f"betting_{variant.deck}_{variant.juego_real}_{deal}_{info}.npz"
+def shipped_path(variant: Variant, deal: str, info: str = "private", method: str | None = None) -> Path:
+    """``musstats/data/betting_<deck>_<juego real>_<deal>_<info>.npz``, with ``_<method>`` before
+    the extension for strategies of a scheme other than the default (kept for comparison)."""
+    tail = f"_{method}" if method else ""
+    return (Path(__file__).resolve().parents[2] / "data" /
+            f"betting_{variant.deck}_{variant.juego_real}_{deal}_{info}{tail}.npz")
+
+
+def _shipped_of(spec: Spec) -> Path:
+    from musstats.engines.betting.specs import default_method
+
+    other = spec.method != default_method(spec.info, spec.payoff)
+    return shipped_path(spec.variant, spec.deal, spec.info, spec.method if other else None)
 
 
 def _name(spec: Spec) -> str:
@@ -64,7 +74,7 @@ def get_solved(spec: Spec, *, solve: bool = True, progress=None, stop=None, cach
     if key in S.MEMO:
         return S.MEMO[key]
     got = None
-    z = S.read_shipped(shipped_path(spec.variant, spec.deal, spec.info), _name(spec), spec.fields())
+    z = S.read_shipped(_shipped_of(spec), _name(spec), spec.fields())
     if z is not None:
         got = solved_of(z, spec, "shipped")
     if got is None and cache:
