@@ -114,12 +114,16 @@ def deal_option(f):
                              "the table).")(f)
 
 
-def run_options(f):
-    """--threads and --quiet: every command that runs a kernel."""
-    f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
-    f = click.option("--threads", type=str, default=None,
-                     help="numba threads for this run [default: all (NUMBA_NUM_THREADS)].")(f)
-    return f
+def run_options(f=None, *, threads_default: str = "all (NUMBA_NUM_THREADS)"):
+    """--threads and --quiet: every command that runs a kernel (``@run_options``, or
+    ``@run_options(threads_default=...)`` for a command whose default is not all threads)."""
+    def deco(g):
+        g = click.option("--quiet", is_flag=True, help="No progress bar.")(g)
+        g = click.option("--threads", type=str, default=None,
+                         help=f"numba threads for this run [default: {threads_default}].")(g)
+        return g
+
+    return deco if f is None else deco(f)
 
 
 def mc_options(f):

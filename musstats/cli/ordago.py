@@ -33,7 +33,7 @@ LANCE_HELP = "grande|chica|pares|juego|punto"
 @click.option("--chart", is_flag=True, help="Draw the push/fold chart of the lance at the score (every hand and "
                                             "seat: call / accept frequency) to --out; no CARDS.")
 @click.option("--out", "out", type=str, default=None, help="With --chart: the image file (.png .svg .pdf).")
-@run_options
+@run_options(threads_default="1: a question's kernels are small, and one thread keeps its time on a busy machine")
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
 def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equilibrium, deal, iterations, chart,
@@ -58,7 +58,6 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
     from musstats.base.errors import MusError
     from musstats.cli.common import number
     from musstats.output.render import ordago_csv, render_ordago, to_json
-    from musstats.engines.run import threads as run_threads
     from musstats.rules import checks
 
     it = number(iterations, "--iterations", 1, checks.MAX_ITERATIONS)
@@ -79,11 +78,10 @@ def ordago(cards, seat, lance, score, declared, signal, variant, juego_real, equ
         raise MusError("--out goes with --chart")
     from musstats.analysis.ordago import ordago as compute
 
-    with run_threads(checks.threads(number(threads, "--threads"))):
-        with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
-            res = compute(" ".join(cards), seat or "mano", lance=lance, score=score, variant=variant,
-                          declared=declared or None, signal=signal or None, progress=bar, equilibrium=equilibrium,
-                          iterations=it, solve_progress=bar2, deal=deal)
+    with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
+        res = compute(" ".join(cards), seat or "mano", lance=lance, score=score, variant=variant,
+                      declared=declared or None, signal=signal or None, progress=bar, equilibrium=equilibrium,
+                      iterations=it, solve_progress=bar2, deal=deal, threads=number(threads, "--threads"))
     f = fmt.lower()
     finish(ordago_csv(res) if f == "csv" else to_json(res) if f == "json" else render_ordago(res))
 
@@ -99,7 +97,10 @@ def _chart(lance, score, declared, variant, iterations, out, threads, quiet, dea
     from musstats.rules import checks
 
     check_output(out, IMAGE_EXTS, "image")  # before any long computation
-    with run_threads(checks.threads(number(threads, "--threads"))):
+    from musstats.analysis.ordago import QUESTION_THREADS
+
+    n = number(threads, "--threads")
+    with run_threads(QUESTION_THREADS if n is None else checks.threads(n)):
         with _bars(quiet, f"solving {lance} at {score}") as (bar, bar2):
             df = pushfold(lance=lance, score=score, variant=variant, declared=declared or None,
                           iterations=iterations, progress=bar, solve_progress=bar2, deal=deal)
