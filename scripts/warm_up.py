@@ -60,6 +60,9 @@ def run_group(name: str, quiet: bool) -> int:
                     main(args + ["--quiet"])
             except SystemExit as e:
                 code = int(e.code or 0)
+            except Exception as e:  # a failing command must not keep the others from warming up
+                code = 1
+                err.write(f"{type(e).__name__}: {e}")
             dt = time.perf_counter() - t0
             if code:
                 failed += 1
