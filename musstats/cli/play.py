@@ -95,12 +95,12 @@ def _interactive(target, match, seed, save, pace, per_hand_review) -> None:
     from musstats.base.files import check_output
 
     check_output(path, (".json",), "history")
-    click.echo(f"musstats play · 8-reyes · game to {target} · {match} · seed {game.seed} · saved to {path}")
-    click.echo("You sit with your partner opposite; the rivals are on your right and left. "
-               "Actions: type one (or its number); h: a hint; q: stop.")
     tty = sys.stdout.isatty()
     seen = 0
     try:
+        click.echo(f"musstats play · 8-reyes · game to {target} · {match} · seed {game.seed} · saved to {path}")
+        click.echo("You sit with your partner opposite; the rivals are on your right and left. "
+                   "Actions: type one (or its number); h: the equilibrium's figures; q: stop.")
         while True:
             st = game.state(seen)
             for e in st["events"]:
@@ -130,8 +130,7 @@ def _interactive(target, match, seed, save, pace, per_hand_review) -> None:
                 return
     except (KeyboardInterrupt, click.exceptions.Abort):
         _save(game, path)
-        click.echo("musstats: interrupted; the game so far is saved", err=True)
-        sys.exit(130)
+        raise KeyboardInterrupt from None  # exit status 130
     except EOFError:
         _save(game, path)
         return

@@ -416,10 +416,10 @@ def load_history(doc: Any) -> Record:
                 elif given != score:
                     raise MusError(f"{where}: the score before this hand is {score[0]}-{score[1]} (us-them) by the "
                                    f"hands before it; the file says {given[0]}-{given[1]}")
-            if not all(0 <= s < variant.target for s in score):
-                raise MusError(f"{where}: score {score[0]}-{score[1]} out of range for a game to {variant.target}")
             if game.winner() is not None:
                 raise MusError(f"{where}: game {gi} was won in hand {hi - 1}; this hand belongs to the next game")
+            if not all(0 <= s < variant.target for s in score):
+                raise MusError(f"{where}: score {score[0]}-{score[1]} out of range for a game to {variant.target}")
             last = gi == len(games) and hi == len(hands)
             hand = _play_hand(h, where, variant, you, score, last, unfinished)
             hr = HandRecord(gi, hi, you, score, hand)

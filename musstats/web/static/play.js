@@ -48,9 +48,9 @@
       "p.mus": "Mus: ask for mus, or cut (corto)?", "p.discard": "Tap the cards to throw (1 to 4), then throw them.",
       "p.bet": "{lance}: your turn.", "p.bet.after": "{lance}, after {h}: your turn.",
       "throw": "Throw {n}", "throw.none": "Tap cards to throw",
-      "next": "Next hand", "next.game": "Next game", "over.game": "The game is over: {who} win.",
-      "over.match": "The match is over: {who} win.", "we": "we", "they": "they",
-      "ev.deal": "— new hand: {who} is mano —", "ev.mus": "{who}: {a}", "ev.throw": "{who} throws {n}",
+      "next": "Next hand", "next.game": "Next game", "over.game.us": "The game is over: we win.", "over.game.them": "The game is over: they win.",
+      "over.match.us": "The match is over: we win.", "over.match.them": "The match is over: they win.",
+      "ev.deal": "— new hand: {who} is mano —", "ev.deal.you": "— new hand: you are mano —", "ev.mus": "{who}: {a}", "ev.throw": "{who} throws {n}",
       "ev.reshuffle": "the stock ran out: the discards make a new stock",
       "ev.declare": "{lance}: {who}", "ev.declare.none": "{lance}: nobody", "holds": "holds", "hold": "hold",
       "ev.lance": "{lance}", "ev.nobet": "{lance}: no betting",
@@ -100,9 +100,9 @@
       "p.mus": "Mus: ¿pides mus o cortas?", "p.discard": "Toca las cartas que tiras (de 1 a 4) y descarta.",
       "p.bet": "{lance}: te toca.", "p.bet.after": "{lance}, tras {h}: te toca.",
       "throw": "Tirar {n}", "throw.none": "Toca las cartas que tiras",
-      "next": "Siguiente mano", "next.game": "Siguiente partida", "over.game": "Se acabó la partida: ganamos {who}.",
-      "over.match": "Se acabó el desafío: ganan {who}.", "we": "nosotros", "they": "ellos",
-      "ev.deal": "— mano nueva: {who} es mano —", "ev.mus": "{who}: {a}", "ev.throw": "{who} tira {n}",
+      "next": "Siguiente mano", "next.game": "Siguiente partida", "over.game.us": "Se acabó la partida: ¡ganamos!", "over.game.them": "Se acabó la partida: ganan ellos.",
+      "over.match.us": "Se acabó el desafío: ¡ganamos!", "over.match.them": "Se acabó el desafío: ganan ellos.",
+      "ev.deal": "— mano nueva: {who} es mano —", "ev.deal.you": "— mano nueva: tú eres mano —", "ev.mus": "{who}: {a}", "ev.throw": "{who} tira {n}",
       "ev.reshuffle": "se acabó el mazo: los descartes forman un mazo nuevo",
       "ev.declare": "{lance}: {who}", "ev.declare.none": "{lance}: nadie", "holds": "tiene", "hold": "tienen",
       "ev.lance": "{lance}", "ev.nobet": "{lance}: sin envite",
@@ -265,7 +265,10 @@
   }
 
   async function newGame() {
+    if (S.busy) return;
+    S.busy = true;
     showError("");
+    drawActions(true);
     const body = {target: Number($("new-target").value), match: $("new-match").value};
     const seed = $("new-seed").value.trim();
     if (seed !== "") body.seed = Number(seed);
@@ -276,6 +279,8 @@
       take(d.state);
     } catch (e) {
       showError(t("err", {m: e.message}));
+    } finally {
+      S.busy = false;
     }
   }
 
@@ -339,7 +344,7 @@
 
   function eventText(e) {
     switch (e.kind) {
-      case "deal": return t("ev.deal", {who: t(`place.${e.mano}`)});
+      case "deal": return e.mano === 0 ? t("ev.deal.you") : t("ev.deal", {who: t(`place.${e.mano}`)});
       case "mus": return t("ev.mus", {who: who(e.place), a: e.action});
       case "throw": return t("ev.throw", {who: who(e.place), n: e.n});
       case "reshuffle": return t("ev.reshuffle");
@@ -353,8 +358,8 @@
       case "bet": return `${who(e.place)}: ${e.action}`;
       case "lance_end": return `${LANCE_ES[e.lance]}: ${resultText(e.result)}`;
       case "count": return countText(e);
-      case "game_over": return t("over.game", {who: t(e.winner === "us" ? "we" : "they")});
-      case "match_over": return t("over.match", {who: t(e.winner === "us" ? "we" : "they")});
+      case "game_over": return t(`over.game.${e.winner}`);
+      case "match_over": return t(`over.match.${e.winner}`);
       default: return null;
     }
   }
@@ -466,7 +471,8 @@
     if (st.hand_over) {
       drawCards(false);
       const over = st.match_over || (st.game_over && st.match === "single");
-      $("prompt").textContent = st.game_over ? t("over.game", {who: t(st.winner === "us" ? "we" : "they")}) : countText(st.count);
+      $("prompt").textContent = st.match_over ? t(`over.match.${st.match_winner}`)
+        : st.game_over ? t(`over.game.${st.winner}`) : countText(st.count);
       if (!over) {
         const b = el("button", {type: "button", class: "act primary", id: "next-btn",
                                 text: t(st.game_over ? "next.game" : "next")});
@@ -524,7 +530,7 @@
       S.selected.clear();
       take(st);
     } catch (e) {
-      if (e.status === 404) { await resume(S.id); return; }
+      if (e.status === 404) { S.busy = false; await resume(S.id); return; }
       showError(t("err", {m: e.message}));
       drawTurn();
     } finally {
@@ -536,12 +542,13 @@
     if (S.busy) return;
     S.busy = true;
     showError("");
+    drawActions(true);  // no second click while the next hand is dealt
     try {
       const st = await api("POST", `/api/play/${encodeURIComponent(S.id)}/next`);
       resetHand();
       take(st);
     } catch (e) {
-      if (e.status === 404) { await resume(S.id); return; }
+      if (e.status === 404) { S.busy = false; await resume(S.id); return; }
       showError(t("err", {m: e.message}));
     } finally {
       S.busy = false;
@@ -654,11 +661,11 @@
         el("td", {text: ev(r.ev)}), el("td", {text: ev(r.ev_best)}),
         el("td", {class: "loss", text: missing(r.loss) ? "–" : num(r.loss, 3)})));
       const notes = h.rows.filter((r) => r.note && r.note !== "played by the equilibrium")
-        .map((r) => el("li", {text: `${LANCE_ES[r.lance] || r.lance} ${r.action}: ${r.note}`}));
+        .map((r) => el("li", {lang: "en", text: `${LANCE_ES[r.lance] || r.lance} ${r.action}: ${r.note}`}));
       box.replaceChildren(el("div", {class: "scroll"}, table([t("col.lance"), t("col.said"), t("col.you"),
                                                               t("col.best"), t("col.evyou"), t("col.evbest"),
-                                                              t("col.lost")], rows, "review-table")),
-                          notes.length ? el("ul", {class: "notes"}, ...notes) : null);
+                                                              t("col.lost")], rows, "review-table")));
+      if (notes.length) box.append(el("ul", {class: "notes"}, ...notes));
     }
     box.append(el("p", {class: "review-total", id: "review-total",
                         text: t("review.total", {n: h.decisions, l: num(h.loss, 3)})}));
