@@ -167,6 +167,7 @@ def load_test(n: int, hands: int, deadline: float) -> dict:
 
     p, url = _serve()
     lat: list[float] = []
+    by_kind: dict[str, list[float]] = {"action": [], "review": []}
     errors: list[str] = []
     lock = threading.Lock()
     try:
@@ -181,6 +182,7 @@ def load_test(n: int, hands: int, deadline: float) -> dict:
             dt = time.perf_counter() - t0
             with lock:
                 lat.append(dt)
+                by_kind["review" if path.endswith("/review") else "action"].append(dt)
             if r.status_code >= 400:
                 raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:200]}")
             return r.json()
@@ -224,18 +226,23 @@ def load_test(n: int, hands: int, deadline: float) -> dict:
             p.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             p.kill()
-    s = sorted(lat)
+    def pct(xs: list[float]) -> dict:
+        s = sorted(xs)
+        if not s:
+            return {}
+        return {"n": len(s), "p50_ms": round(1000 * s[len(s) // 2], 1), "p95_ms": round(1000 * s[int(0.95 * len(s))], 1),
+                "max_ms": round(1000 * s[-1], 1)}
+
     return {"games": n, "requests": len(lat), "errors": len(errors), "error_lines": errors[:5],
-            "seconds": round(wall, 2), "requests_per_s": round(len(lat) / wall, 1),
-            "p50_ms": round(1000 * s[len(s) // 2], 1), "p95_ms": round(1000 * s[int(0.95 * len(s))], 1),
-            "max_ms": round(1000 * s[-1], 1), "server": status}
+            "seconds": round(wall, 2), "requests_per_s": round(len(lat) / wall, 1), **pct(lat),
+            "actions": pct(by_kind["action"]), "reviews": pct(by_kind["review"]), "server": status}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--decisions", type=int, default=300, help="bot decisions timed")
-    ap.add_argument("--hands", type=int, default=20, help="hands reviewed")
-    ap.add_argument("--games", type=int, default=5, help="autoplayed games timed")
+    ap.add_argument("--decisions", type=int, default=300, help="bot decisions timed (0: skip)")
+    ap.add_argument("--hands", type=int, default=20, help="hands reviewed (0: skip)")
+    ap.add_argument("--games", type=int, default=5, help="autoplayed games timed (0: skip)")
     ap.add_argument("--losses", type=int, default=0, help="hands autoplayed per strategy set (0: skip)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--load", type=int, default=0, help="games played at once through the HTTP API (0: skip)")
@@ -244,9 +251,12 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     out: dict = {"load_average": [round(x, 2) for x in os.getloadavg()], "cpus": os.cpu_count()}
-    out["bots"] = bench_bots(a.decisions)
-    out["review"] = bench_review(a.hands)
-    out["games"] = bench_games(a.games)
+    if a.decisions:
+        out["bots"] = bench_bots(a.decisions)
+    if a.hands:
+        out["review"] = bench_review(a.hands)
+    if a.games:
+        out["games"] = bench_games(a.games)
     if a.losses:
         out["losses"] = losses(a.losses, a.seed)
     if a.load:

@@ -204,8 +204,11 @@ def bet_result_text(r: dict[str, Any] | None) -> str:
 def event_text(e: dict[str, Any]) -> str | None:
     """One line of the table's public log (None for an event that prints nothing)."""
     k = e["kind"]
-    who = lambda p: f"{_PLACE[p]} ({SEATS[(p - mano) % 4]})" if p is not None else "?"  # noqa: E731
-    mano = e.get("_mano", 0)
+    mano = int(e.get("_mano", 0))
+
+    def who(p: int | None) -> str:
+        return f"{_PLACE[p]} ({SEATS[(p - mano) % 4]})" if p is not None else "?"
+
     if k == "deal":
         return f"— new hand: mano is {_PLACE[e['mano']]}, {_PLACE[e['dealer']]} deals —"
     if k == "mus":

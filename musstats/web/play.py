@@ -162,9 +162,10 @@ def add_play_routes(app: FastAPI, jobs: Any, static: Any, store: PlayStore | Non
         return FileResponse(static / "play.html", media_type="text/html; charset=utf-8")
 
     @app.post("/api/play", status_code=201, tags=["play"], summary="Start a game at the practice table")
-    def new_game(req: NewGame = Body(NewGame())):
+    def new_game(req: Optional[NewGame] = Body(None)):
         """A new game (or match) against the equilibrium bots: its ``id`` and its state.  The bots
         have acted up to your first turn."""
+        req = req or NewGame.model_validate({})
         if req.target not in (40, 30):
             raise MusError(f"unknown target {req.target}; accepted: 40, 30")
         gid, g = games.new(seed=req.seed, target=req.target, match=req.match)

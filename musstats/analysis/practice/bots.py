@@ -33,23 +33,23 @@ _LOCK = threading.Lock()
 _SIGMA: dict[tuple, Any] = {}
 
 
-def solved(lance: str, pattern: int, deal: str, variant: Variant):
-    """The shipped strategy of one lance and declaration pattern (MusError where none ships)."""
-    from musstats.engines.betting.specs import Spec
-    from musstats.engines.betting.store import get_solved
+def solved(lance: str, pattern: int, deal: str, variant: Variant, method: str = "auto"):
+    """The shipped strategy of one lance and declaration pattern, as ``musstats bet`` reads it
+    (MusError where none ships)."""
+    from musstats.analysis.betting import _strategy
 
-    sol = get_solved(Spec(lance=lance, pattern=pattern, deal=deal, variant=variant), solve=False)
-    if sol is None:
-        raise MusError(f"no shipped betting strategy for {lance} ({deal}) with {variant.name}")
-    return sol
+    return _strategy(lance, pattern, deal, "private", variant.lance_rules, solve_missing=False, method=method)
 
 
 def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant):
+    from musstats.analysis import play
+
     key = (name, lance, pattern, deal, variant.lance_rules)
     with _LOCK:
         got = _SIGMA.get(key)
     if got is None:
-        sol = solved(lance, pattern, deal, variant)
+        method = getattr(play, "SOLVED_SETS", {}).get(name, "auto")  # a solved set reads its own strategies
+        sol = solved(lance, pattern, deal, variant, method)
         sigma = strategy_sigma(name, sol.game, sol.sigma, lance, pattern, variant.lance_rules)
         got = (sol.game, sigma)
         with _LOCK:

@@ -148,7 +148,7 @@ def _bet_review(hr: HandRecord, d: Decision, trials: int) -> DecisionReview:
     mine = [x for x in hand.decisions if x.kind == "bet" and x.lance == d.lance and x.seat == d.seat]
     start = mine[0].history
     label = _label(d.hand, hand)
-    base = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance=d.lance, cards=label,
+    base: dict[str, Any] = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance=d.lance, cards=label,
                 history=",".join(d.history), action=d.action)
     try:
         v = V.bet_options(label, d.seat, d.lance, start, d.history, hand.declared_text(d.lance), d.deal, trials)
@@ -169,7 +169,7 @@ def _bet_review(hr: HandRecord, d: Decision, trials: int) -> DecisionReview:
 
 def _mus_review(hr: HandRecord, d: Decision) -> DecisionReview:
     hand = hr.hand
-    base = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance="mus", cards="", history="",
+    base: dict[str, Any] = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance="mus", cards="", history="",
                 action=d.action)
     if d.round > 0:
         return DecisionReview(**base, best=None, loss=None, ev=None, ev_best=None, se=None, p=None, options=[],
@@ -203,7 +203,7 @@ def _mus_review(hr: HandRecord, d: Decision) -> DecisionReview:
     opts = v["options"]
     j = V.judge("mus", opts, d.action)
     options = [{"action": a, "ev": x["ev"], "se": None} for a, x in opts.items()]
-    common = dict(best=j["best"], ev=opts[d.action]["ev"], ev_best=opts[j["best"]]["ev"], se=v["se"], p=None,
+    common: dict[str, Any] = dict(best=j["best"], ev=opts[d.action]["ev"], ev_best=opts[j["best"]]["ev"], se=v["se"], p=None,
                   options=options)
     note = (f"the others ask for mus in {100 * v['p_others_ask']:.1f} % of deals; valued on those deals "
             f"(mus keeping {v['keep']}; the difference ± {v['se']:.3f})")
@@ -218,7 +218,7 @@ def _throw_review(hr: HandRecord, d: Decision) -> DecisionReview:
         kept.remove(c)
     label = _label(d.hand, hand) if d.hand else ""
     chosen = V.keep_label([v_.class_of(c.face, c.suit) for c in kept], v_)
-    base = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance="discard", cards=label, history="",
+    base: dict[str, Any] = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance="discard", cards=label, history="",
                 action=f"keep {chosen}")
     if d.round > 0 or not d.hand:
         return DecisionReview(**base, best=None, loss=None, ev=None, ev_best=None, se=None, p=None, options=[],

@@ -39,6 +39,8 @@ __all__ = ["PracticeGame", "PLACES", "SUITS", "new_deck"]
 #: the rival on his left (the order of speech)
 PLACES = ("you", "right", "partner", "left")
 SUITS = ("oros", "copas", "espadas", "bastos")
+#: the spawn key of a table's random stream (the deals and the bots' draws) under its seed
+_TABLE_KEY = 21
 
 
 def new_deck() -> list[Card]:
@@ -68,9 +70,9 @@ class PracticeGame:
         if match not in MATCHES:
             raise MusError(f"unknown match {match!r}; accepted: {', '.join(MATCHES)}")
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (1 << 62))
+            seed = int(np.random.default_rng().integers(0, 1 << 62))
         self.seed = checks.seed(seed)
-        self.rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(36,)))
+        self.rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(_TABLE_KEY,)))
         self.bots = [Player(BOT, self.variant, self.rng) for _ in range(4)]
         self.autoplay = None
         if autoplay is not None:
