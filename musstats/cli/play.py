@@ -8,11 +8,11 @@ import time
 
 import click
 
-from musstats.cli.common import Command, finish, format_option, number, progress_bar
+from musstats.cli.common import Command, finish, number, progress_bar
 
 __all__ = ["play"]
 
-_SETS = "equilibrium|paso|heuristic|random"
+_SETS = "equilibrium|paso|heuristic|random (or individual)"
 _PLACE = ("you", "right", "partner", "left")
 
 
@@ -22,7 +22,7 @@ _PLACE = ("you", "right", "partner", "left")
 @click.option("--match", type=click.Choice(["single", "best-of-3", "first-to-3"]), default="single",
               show_default=True, help="One game, or a match of games.")
 @click.option("--seed", type=str, default=None, help="Seed of the deals and the bots' draws [default: a fresh one, "
-                                                      "printed and saved].")
+                                                      "printed and saved; autoplay: 1].")
 @click.option("--save", "save", type=str, default=None,
               help="Save the game's hand history here (.json) [default: musstats-game-SEED.json; autoplay: only "
                    "when given].")
@@ -33,7 +33,8 @@ _PLACE = ("you", "right", "partner", "left")
 @click.option("--hands", type=str, default=None, help="Autoplay: hands played (games follow one another) "
                                                       "[default: 20].")
 @click.option("--quiet", is_flag=True, help="Autoplay: no progress bar.")
-@format_option
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Autoplay: output format.")
 def play(target, match, seed, save, pace, no_review, autoplay, hands, quiet, fmt) -> None:
     """Play whole games of Mus against the equilibrium bots: your partner and both rivals play
     the shipped equilibrium betting, cut by the shipped cut flags and throw by the shipped
