@@ -129,7 +129,7 @@ def render_review(d: dict[str, Any]) -> str:
     won = d.get("games_won")
     if won:
         head += f" · games won {won['us']}-{won['them']} (us-them)"
-    out = [head + "\n"]
+    out = [head + (f"\nBots: {d['bots']}" if d.get("bots") else "") + "\n"]
     for h in d["hands"]:
         out.append(render_hand_review(h))
     out.append(summary_table(d["review"], "Stones lost against the best action"))
