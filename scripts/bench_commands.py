@@ -18,7 +18,10 @@ random (hand, seat, lance, score) questions of 8 reyes as dealt after a first ca
 server): p50, p95 and the largest time.
 
 Prints a Markdown table (also written to ``--out FILE``, default none) for docs/benchmarks.md.
+``--source DIR``: clone the repository at DIR (its HEAD) instead of this one.
+
 Usage: python scripts/bench_commands.py [--repeat 3] [--warm 3] [--ordago 40] [--install] [--out FILE.md]
+                                        [--source DIR]
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (label, argv): the README's example of every command (and the órdago at a score the install
 #: step did not solve)
 COMMANDS = [
-    ("musstats --help", ["--help"]),
+    ("--help", ["--help"]),
     ("odds R R 3 A --seat mano", ["odds", "R", "R", "3", "A", "--seat", "mano"]),
     ("odds … --method mc --trials 2000000", ["odds", "R", "R", "3", "A", "--seat", "mano", "--method", "mc",
                                              "--trials", "2000000", "--seed", "7"]),
@@ -66,9 +69,13 @@ FIRST_RUN_GOAL = 30.0
 ORDAGO_GOAL = 2.0
 
 
+#: ``--source DIR``: clone that repository instead of this one (e.g. a prepared checkout)
+SOURCE = ROOT
+
+
 def _clone(where: Path) -> Path:
     dst = where / "musstats"
-    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(dst)], check=True)
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(SOURCE), str(dst)], check=True)
     return dst
 
 
@@ -185,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     repeats, warm, n_ordago = int(opt("--repeat", "3")), int(opt("--warm", "3")), int(opt("--ordago", "40"))
     install = "--install" in args
     out = opt("--out", "")
+    global SOURCE
+    SOURCE = Path(opt("--source", str(ROOT))).resolve()
     installs: list[float] = []
     firsts: dict = {label: [] for label, _ in COMMANDS}
     laters: dict = {label: [] for label, _ in COMMANDS}

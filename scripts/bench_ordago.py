@@ -1,15 +1,14 @@
-"""Benchmark of `musstats ordago` against equilibrium opponents (issue 14 speed targets),
-medians of one run, in a fresh cache folder.
+"""Benchmark of `musstats ordago` against equilibrium opponents, medians of one run, in a
+fresh cache folder (the shipped anchors and tables as they are).
 
-- a score never solved, nothing near it: the cold solve (200 iterations);
-- a score never solved, a solved score at most WARM_NEAR points away: the warm start
-  (30 more iterations from the neighbour's solver state);
-- a score solved before (from memory, and from the disk cache);
-- the push/fold chart of one lance at a new score near a solved one;
-- `musstats ordago` as a command (Python start and imports included) at a new warm score.
+- random questions (8 reyes as dealt: a random hand, seat, lance and score; those with no
+  órdago skipped) in one process after a first call, a warm server: p50, p95, largest, on one
+  numba thread (the default) and on two;
+- a question solved before, from memory and from the disk cache;
+- the push/fold chart's frame at a new score;
+- `musstats ordago` as a command (Python start and imports included) at new scores.
 
-Every solve's NashConv (P(win the game)) is printed beside its time.  The game model the
-scores are valued with is loaded once first (its time is printed too).
+Every solve's NashConv (P(win the game)) is printed beside its time.
 
 With ``--after-mus ITERATIONS,...``: the órdago after the mus instead (the deal solver, always
 cold): per number of iterations, the cold solve of R C 5 4 at postre, grande, at three
@@ -20,6 +19,7 @@ Usage: python scripts/bench_ordago.py [--quick] [--after-mus 200,400,800]
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -39,69 +39,72 @@ def main(argv: list[str] | None = None) -> int:
         return _after_mus([int(x) for x in args[args.index("--after-mus") + 1].split(",")], quick)
     from musstats.analysis import ordago_eq as E
     from musstats.analysis.ordago import ordago, pushfold
-    from musstats.engines.betting import store
+    from musstats.base.errors import MusError
+    from musstats.engines.solving import store
     from musstats.rules.variant import Variant
+    from musstats.tables.hands import hand_tables
 
-    hand, seat, lance = "R C 5 4", "postre", "grande"
-
-    def ask(score: str) -> tuple[float, dict]:
-        t0 = time.perf_counter()
-        r = ordago(hand, seat, lance=lance, score=score, equilibrium=True)
-        dt = time.perf_counter() - t0
-        eq = r.to_dict().get("equilibrium") or {}
-        return dt, eq
-
-    def line(kind: str, score: str, dt: float, eq: dict) -> None:
-        nc = eq.get("nashconv") or {}
-        print(f"{kind:8s} {score:6s} {dt:6.2f} s  iterations {eq.get('iterations')}  "
-              f"warm from {eq.get('warm_start') or '-'}  NashConv {nc.get('nashconv')} ± {nc.get('nashconv_se')} "
-              f"(in-sample {nc.get('nashconv_in')})", flush=True)
-
+    labels = hand_tables(Variant()).labels
     t0 = time.perf_counter()
-    E.next_hand_grid(Variant())
-    print(f"game model loaded in {time.perf_counter() - t0:.2f} s", flush=True)
-    ask("0-0")  # compile / load the kernels (its own solve is not counted)
-    cold_scores = ["10-10", "25-5", "5-30"] if not quick else ["10-10"]
-    warm_scores = {"10-10": ["11-10", "12-12", "9-14"], "25-5": ["27-6", "22-4"], "5-30": ["6-33"]}
-    cold, warm, cached, disk = [], [], [], []
-    for sc in cold_scores:
-        dt, eq = ask(sc)
-        line("cold", sc, dt, eq)
-        cold.append(dt)
-        for w in warm_scores[sc][: 1 if quick else None]:
-            dt, eq = ask(w)
-            line("warm", w, dt, eq)
-            warm.append(dt)
+    ordago("R C 5 4", "postre", lance="grande", score="0-0")
+    print(f"first question (imports, tables, kernels loaded) {time.perf_counter() - t0:.2f} s", flush=True)
+    med = statistics.median
+
+    def questions(n: int, seed: int, threads: int | None) -> list[float]:
+        rng = random.Random(seed)
+        times: list[float] = []
+        while len(times) < n:
+            hand, seat = rng.choice(labels), rng.choice(["mano", "second", "third", "postre"])
+            lance, score = rng.choice(["grande", "chica", "pares", "juego", "punto"]), \
+                f"{rng.randrange(40)}-{rng.randrange(40)}"
+            t1 = time.perf_counter()
+            try:
+                r = ordago(hand, seat, lance=lance, score=score, threads=threads)
+            except MusError:
+                continue
+            times.append(time.perf_counter() - t1)
+            eq = r.to_dict().get("equilibrium") or {}
+            nc = eq.get("nashconv") or {}
+            print(f"  {times[-1]:5.2f} s  {hand} {seat} {lance} {score}: {eq.get('iterations')} iterations from "
+                  f"{eq.get('warm_start') or '-'}; NashConv {nc.get('nashconv')} (in-sample {nc.get('nashconv_in')})",
+                  flush=True)
+        return sorted(times)
+
+    n = 10 if quick else 40
+    for threads, seed in ((None, 2026), (2, 2027)):
+        ts = questions(n, seed, threads)
+        print(f"random questions, {'one thread (default)' if threads is None else f'{threads} threads'}: p50 "
+              f"{med(ts):.2f} s, p95 {ts[int(0.95 * (len(ts) - 1))]:.2f} s, largest {ts[-1]:.2f} s ({len(ts)})",
+              flush=True)
+    cached, disk = [], []
     for _ in range(3):
-        dt, eq = ask(cold_scores[0])
-        cached.append(dt)
+        t1 = time.perf_counter()
+        ordago("R C 5 4", "postre", lance="grande", score="0-0")
+        cached.append(time.perf_counter() - t1)
     for _ in range(3):
-        store._MEMO.clear()
+        store.MEMO.clear()
         E._STATE_MEMO.clear()
-        dt, eq = ask(warm_scores[cold_scores[0]][0])
-        disk.append(dt)
-    t0 = time.perf_counter()
-    df = pushfold(lance=lance, score="13-12")
-    chart = time.perf_counter() - t0
-    # the commands as on a user's machine: bytecode written by the first run (this sandbox sets
-    # PYTHONDONTWRITEBYTECODE, which would compile every module from source in every run)
+        t1 = time.perf_counter()
+        ordago("R C 5 4", "postre", lance="grande", score="0-0")
+        disk.append(time.perf_counter() - t1)
+    t1 = time.perf_counter()
+    df = pushfold(lance="grande", score="13-12")
+    chart = time.perf_counter() - t1
+    # the commands as on a user's machine: bytecode written by the first run
     env = dict(os.environ, MUSSTATS_CACHE=tmp)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
 
     def command(sc: str) -> float:
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "musstats", "ordago", *hand.split(), "--seat", seat, "--lance", lance,
-                        "--score", sc, "--quiet"], check=True, capture_output=True, env=env)
-        return time.perf_counter() - t0
+        t2 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "musstats", "ordago", "R", "C", "5", "4", "--seat", "postre", "--lance",
+                        "grande", "--score", sc, "--quiet"], check=True, capture_output=True, env=env)
+        return time.perf_counter() - t2
 
-    command(cold_scores[0])  # solved before: writes the bytecode, not counted
+    command("0-0")  # solved before: writes the bytecode, not counted
     cmd = [command(sc) for sc in (["12-10"] if quick else ["12-10", "26-7", "7-30", "13-9", "24-3"])]
-    med = statistics.median
-    print(f"\nmedians: cold {med(cold):.2f} s ({len(cold)}), warm {med(warm):.2f} s ({len(warm)}), "
-          f"solved before: memory {med(cached):.2f} s, disk {med(disk):.2f} s; push/fold chart frame at a warm "
-          f"score {chart:.2f} s (warm from {df.attrs.get('warm_start')}); as a command, warm {med(cmd):.2f} s "
-          f"[{', '.join(f'{x:.2f}' for x in cmd)}] "
-          f"({len(cmd)})", flush=True)
+    print(f"\nsolved before: memory {med(cached):.2f} s, disk {med(disk):.2f} s; push/fold chart frame at a new "
+          f"score {chart:.2f} s (from {df.attrs.get('warm_start')}); as a command at new scores {med(cmd):.2f} s "
+          f"[{', '.join(f'{x:.2f}' for x in cmd)}]", flush=True)
     return 0
 
 
