@@ -30,6 +30,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Spec", "DEFAULT_ITERATIONS", "DEFAULT_BATCH", "DEFAULT_POOL", "DEFAULT_SEED", "EVAL_DEALS",
            "EVAL_SAMPLES", "EVAL_PAIR_SAMPLES", "HISTORY_SAMPLES", "SOLVERS", "SOLVER_DEFAULTS", "VECTOR_BATCH",
            "VECTOR_ITERATIONS", "DEALS_ITERATIONS", "VECTOR_POOLED", "VECTOR_POOLED_BATCH", "default_solver",
+           "default_method",
            "FORMAT"]
 
 #: the solvers: ``"vector"`` -- public chance sampling with a vector over one seat's hands
@@ -105,6 +106,12 @@ EVAL_SAMPLES = 100_000
 FORMAT = 2
 
 
+def default_method(info: str, payoff: Payoff) -> str:
+    """The CFR scheme of a subgame (:data:`musstats.engines.solving.cfr.PRESETS`): the scheme
+    the shipped strategies were solved with, DCFR."""
+    return "dcfr"
+
+
 def default_solver(deal: str, info: str = "private") -> str:
     """The solver of a deal and information model: for the hands as dealt the exact solver
     in the pooled model and the vector solver otherwise; deal sampling after the mus (the
@@ -129,7 +136,7 @@ class Spec:
     batch: int | None = None
     pool: int | None = None
     seed: int = DEFAULT_SEED
-    method: str = "dcfr"
+    method: str = "auto"
     solver: str = "auto"
     #: a warm start (vector solver): what the solve went on from, e.g. "score 12-21 after 200
     #: iterations"; ``iterations`` are then the ones added to it ("" for a cold solve)
@@ -152,6 +159,8 @@ class Spec:
         if solver == "exact" and (self.batch or self.pool):
             raise MusError("the exact solver samples nothing: it takes no batch or pool (only iterations)")
         object.__setattr__(self, "solver", solver)
+        if self.method in (None, "auto"):
+            object.__setattr__(self, "method", default_method(self.info, self.payoff))
         defaults = dict(SOLVER_DEFAULTS[solver])
         if solver == "vector" and self.lance in VECTOR_BATCH:
             defaults["batch"] = VECTOR_BATCH[self.lance]
