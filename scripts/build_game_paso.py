@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from musstats.analysis.game.model import DEFAULT_DEALS, DEFAULT_SEED, paso_shipped_key, paso_shipped_path
     from musstats.analysis.game.outcomes import paso_outcomes
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
     from musstats.output.progress import ProgressBar
     from musstats.rules.variant import make_variant
 
@@ -42,12 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         arrays[f"{source}.meta"] = np.frombuffer(json.dumps(list(key)).encode(), np.uint8)
         print(f"{source}: {out.signed.shape[0]} outcomes in {time.perf_counter() - t0:.1f} s", flush=True)
     path = paso_shipped_path(v)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)
-
-    atomic_write(path, write)
+    write_npz(path, arrays)
     print(f"wrote {path} ({path.stat().st_size:,} bytes)")
     return 0
 

@@ -38,7 +38,7 @@ def build_rest(variant_name: str, deals: list[str]) -> Path:
     import numpy as np
 
     from musstats.analysis import ordago_eq as E
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
     from musstats.engines.betting import deals as D
     from musstats.engines.cache import load_named, prune, save_named
     from musstats.output.progress import ProgressBar
@@ -87,12 +87,7 @@ def build_rest(variant_name: str, deals: list[str]) -> Path:
         print(f"{deal}: {b} blocks, {time.perf_counter() - t0:.1f} s; deals per subgame "
               + ", ".join(f"{lance} {pat}: {have[(lance, pat)]:,}" for lance, pat in D.SUBGAMES), flush=True)
     path = E.rest_file(v)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)
-
-    atomic_write(path, write)
+    write_npz(path, arrays)
     print(f"wrote {path} ({path.stat().st_size:,} bytes)")
     return path
 
@@ -104,7 +99,7 @@ def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = No
     import numpy as np
 
     from musstats.analysis import ordago_eq as E
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.store import get_solved
     from musstats.engines.cache import load_named, save_named
@@ -166,12 +161,7 @@ def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = No
             bar(i + 1, len(items))
     arrays["meta"] = np.frombuffer(json.dumps({"variant": v.cache_key(), "anchors": meta}).encode(), np.uint8)
     path = E.anchor_file(v)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)
-
-    atomic_write(path, write)
+    write_npz(path, arrays)
     ncs = [m["nashconv_in"] for m in meta.values() if m.get("nashconv_in") is not None]
     print(f"wrote {path} ({path.stat().st_size:,} bytes): {len(items)} anchors in "
           f"{time.perf_counter() - t0:.0f} s; NashConv (in-sample) median {np.median(ncs):.4f}, largest "

@@ -353,3 +353,24 @@ def test_cli_table_out_and_summary(capsys, tmp_path):
 ])
 def test_cli_table_bad_input(capsys, args, what):
     assert_exit2_one_line(capsys, ["table", *args], what)
+
+
+def test_the_npz_writer_and_reader(tmp_path):
+    """One .npz writer (atomic) and one memoised reader: a file read once is served from memory,
+    a rewrite through the writer is seen at once, an absent or broken file reads as None."""
+    import numpy as np
+
+    from musstats.base.files import read_npz, write_npz
+
+    p = tmp_path / "t.npz"
+    assert read_npz(p) is None
+    write_npz(p, {"a": np.arange(3)})
+    assert read_npz(p)["a"].tolist() == [0, 1, 2]
+    assert read_npz(p) is read_npz(p)  # read once
+    write_npz(p, {"a": np.arange(2), "b": np.ones(1)}, compressed=False)
+    got = read_npz(p)
+    assert got["a"].tolist() == [0, 1] and got["b"].tolist() == [1.0]
+    assert sorted(os.listdir(tmp_path)) == ["t.npz"]  # no temporary file left
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    assert read_npz(bad) is None

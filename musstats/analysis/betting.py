@@ -887,14 +887,9 @@ def write_gain(v: Variant):
     (atomically)."""
     import json
 
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
 
     arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps(gain_key(v), sort_keys=True).encode(), np.uint8)}
     for table in GAIN_TABLES:
         arrays[f"gain_{table}"], arrays[f"se_{table}"] = _compute_gain(v, table)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)
-
-    return atomic_write(_gain_path(v), write)
+    return write_npz(_gain_path(v), arrays)

@@ -285,16 +285,11 @@ def save_table(table: StrategyTable, path: str, cut: np.ndarray | None = None,
     """Write the table, its history, the cut flags (``cut``, what :func:`cut_flags` reads) and
     their fixed point with its sweeps (``cut_fixed``, ``cut_history``, ``cut_converged``) to
     ``path`` (.npz) atomically."""
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
 
     hist = _history(table.sweeps)
     extra: dict = {} if cut is None else {"cut": cut}
     if fixed is not None:
         extra.update(cut_fixed=fixed.cut, cut_history=_history(fixed.sweeps), cut_converged=fixed.converged)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, policy=table.policy, history=hist, trials=table.trials,
-                                seed=table.seed, converged=table.converged, **extra)
-
-    atomic_write(path, write)
+    write_npz(path, dict(policy=table.policy, history=hist, trials=table.trials, seed=table.seed,
+                         converged=table.converged, **extra))

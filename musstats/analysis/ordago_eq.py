@@ -41,6 +41,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from musstats.base.errors import MusError
+from musstats.base.files import read_npz
 from musstats.engines.betting.game import COUNT_SLOTS, GamePayoff, RestOfHand
 from musstats.engines.betting.info import prepare
 from musstats.engines.betting.solve import Solved
@@ -195,19 +196,8 @@ def rest_file(variant: Variant) -> Path:
     return Path(__file__).resolve().parents[1] / "data" / f"ordago_rest_{variant.deck}_{variant.juego_real}.npz"
 
 
-_REST_FILES: dict[str, dict | None] = {}
-
-
 def _shipped_rest(lance: str, pattern: int, variant: Variant, deal: str) -> RestOfHand | None:
-    p = rest_file(variant)
-    k = str(p)
-    if k not in _REST_FILES:
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                _REST_FILES[k] = {n: z[n] for n in z.files}
-        except (OSError, ValueError):
-            _REST_FILES[k] = None
-    z = _REST_FILES[k]
+    z = read_npz(rest_file(variant))
     name = f"{deal}-{lance}-{pattern}"
     if z is None or f"{name}.o" not in z:
         return None

@@ -1,4 +1,5 @@
-"""Writing files atomically, and checking an output path before a long computation.
+"""Writing files atomically, reading shipped tables once, and checking an output path before a
+long computation.
 
 Every file musstats writes goes through :func:`atomic_write`: the content is written to a
 temporary file in the same directory, which then replaces the target with ``os.replace``
@@ -14,9 +15,13 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-__all__ = ["atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output", "remove_temporary_files"]
+__all__ = ["atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output", "remove_temporary_files",
+           "read_npz", "forget_npz", "write_npz"]
 
 from musstats.base.errors import MusError
+
+#: the ``.npz`` files read in this process, by path (None: absent or unreadable)
+_NPZ: dict[str, dict | None] = {}
 
 #: the temporary files being written now (removed by :func:`remove_temporary_files`)
 _LIVE: set[Path] = set()
@@ -92,3 +97,39 @@ def check_output(path: str | os.PathLike, exts: Iterable[str], what: str = "outp
     if not os.access(d, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise MusError(f"cannot write {str(p)!r}: permission denied")
     return p
+
+
+def read_npz(path: str | os.PathLike) -> dict | None:
+    """Every array of an ``.npz`` file (a shipped table), read once per process: a dict of
+    arrays, or None when the file is absent or unreadable."""
+    import numpy as np
+
+    key = str(path)
+    if key not in _NPZ:
+        try:
+            with np.load(key, allow_pickle=False) as z:
+                _NPZ[key] = {k: z[k] for k in z.files}
+        except (OSError, ValueError):
+            _NPZ[key] = None
+    return _NPZ[key]
+
+
+def forget_npz(path: str | os.PathLike) -> None:
+    """Drop what :func:`read_npz` kept of ``path`` (after the file was written)."""
+    _NPZ.pop(str(path), None)
+
+
+def write_npz(path: str | os.PathLike, arrays: dict, compressed: bool = True) -> Path:
+    """The one ``.npz`` writer: ``arrays`` (name -> array) to ``path``, atomically
+    (:func:`atomic_write`), compressed unless asked not to; what :func:`read_npz` kept of
+    the file is dropped."""
+    import numpy as np
+
+    save = np.savez_compressed if compressed else np.savez
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            save(f, **arrays)
+
+    forget_npz(path)
+    return atomic_write(path, write)

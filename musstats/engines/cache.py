@@ -112,15 +112,11 @@ def save(path: Path | None, compressed: bool = True, **arrays: np.ndarray) -> No
     """Write an entry atomically; silently does nothing when the cache cannot be written."""
     if path is None:
         return
-    from musstats.base.files import atomic_write
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            (np.savez_compressed if compressed else np.savez)(f, **arrays)  # type: ignore[arg-type]
+    from musstats.base.files import write_npz
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, write)
+        write_npz(path, arrays, compressed)
     except OSError:
         pass
 

@@ -160,23 +160,20 @@ def shipped_path(variant: Variant) -> Path:
 def load_shipped(variant: Variant, key: dict) -> BettingOutcomes | None:
     """The shipped table (of :data:`BETTING_SOURCE`) when it was made for exactly ``key`` (rules,
     deal source, strategies, deals, seed)."""
+    from musstats.base.files import read_npz
+
+    z = read_npz(shipped_path(variant))
     try:
-        with np.load(shipped_path(variant), allow_pickle=False) as z:
-            meta = json.loads(bytes(z["meta"]).decode())
-            if meta != key:
-                return None
-            return BettingOutcomes(z["signed"], z["prob"], deals=key["deals"], seed=key["seed"])
-    except (OSError, ValueError, KeyError):
+        if z is None or json.loads(bytes(z["meta"]).decode()) != key:
+            return None
+        return BettingOutcomes(z["signed"], z["prob"], deals=key["deals"], seed=key["seed"])
+    except (ValueError, KeyError):
         return None
 
 
 def write_shipped(out: BettingOutcomes, variant: Variant, key: dict) -> Path:
     """Write the table for ``key`` to the shipped file (atomically)."""
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
 
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, signed=out.signed.astype(np.int16), prob=out.prob,
-                                meta=np.frombuffer(json.dumps(key, sort_keys=True).encode(), np.uint8))
-
-    return atomic_write(shipped_path(variant), write)
+    return write_npz(shipped_path(variant), dict(signed=out.signed.astype(np.int16), prob=out.prob,
+                                                 meta=np.frombuffer(json.dumps(key, sort_keys=True).encode(), np.uint8)))

@@ -33,6 +33,7 @@ from musstats.analysis.game.dp import win_probabilities
 from musstats.analysis.game.outcomes import Outcomes, paso_outcomes
 from musstats.analysis.game.sources import DEFAULT_SOURCE, DealSource
 from musstats.base.errors import MusError
+from musstats.base.files import read_npz
 from musstats.engines import cache
 from musstats.engines.run import Progress
 from musstats.rules import checks
@@ -319,20 +320,10 @@ def paso_shipped_key(v: Variant, source: str, n: int, seed: int) -> tuple:
     return (v.cache_key(target=False), source_key(source, v), int(n), int(seed))
 
 
-_PASO_FILES: dict[str, dict | None] = {}
-
-
 def load_shipped_paso(v: Variant, source: str, key: tuple) -> Outcomes | None:
     """The shipped en-paso table of ``source`` when it was made for exactly ``key`` (rules,
     deal source with its discard table and cut flags, deals, seed); None otherwise."""
-    p = str(paso_shipped_path(v))
-    if p not in _PASO_FILES:
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                _PASO_FILES[p] = {k: z[k] for k in z.files}
-        except (OSError, ValueError):
-            _PASO_FILES[p] = None
-    z = _PASO_FILES[p]
+    z = read_npz(paso_shipped_path(v))
     if z is None or f"{source}.meta" not in z:
         return None
     try:

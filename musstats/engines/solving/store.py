@@ -81,19 +81,12 @@ def unpack_meta(arrays: dict) -> dict:
     return json.loads(bytes(arrays["meta"]).decode())
 
 
-_SHIPPED: dict[Path, dict | None] = {}
-
-
 def read_shipped(path: Path, name: str, fields: dict) -> dict | None:
     """The entry ``name`` of a shipped file when its metadata carries exactly ``fields``
     (else None: another build of the same subgame)."""
-    if path not in _SHIPPED:
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                _SHIPPED[path] = {k: z[k] for k in z.files}
-        except (OSError, ValueError):
-            _SHIPPED[path] = None
-    z = _SHIPPED[path]
+    from musstats.base.files import read_npz
+
+    z = read_npz(path)
     if z is None or f"{name}.sigma" not in z:
         return None
     entry = {k.split(".", 1)[1]: z[k] for k in z if k.startswith(f"{name}.")}
@@ -105,17 +98,11 @@ def read_shipped(path: Path, name: str, fields: dict) -> dict | None:
 
 def write_shipped(entries: dict[str, dict[str, np.ndarray]], path: Path) -> Path:
     """Write entries (name -> arrays) to a shipped file, atomically."""
-    from musstats.base.files import atomic_write
+    from musstats.base.files import write_npz
 
     arrays = {f"{name}.{k}": a for name, e in entries.items() for k, a in e.items()}
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
-
     path.parent.mkdir(parents=True, exist_ok=True)
-    _SHIPPED.pop(path, None)
-    return atomic_write(path, write)
+    return write_npz(path, arrays)
 
 
 def cache_load(kind: str, key: str) -> dict | None:
