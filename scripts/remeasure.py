@@ -8,6 +8,7 @@ responses), with ``--pooled`` each pair seeing both its hands.  Prints a Markdow
 
     python scripts/remeasure.py --deal as-dealt [--info private|pooled] [--samples 1000000] [--subgames all]
     python scripts/remeasure.py --deal after-mus [--samples 8000000] [--subgames punto-15,juego-7] --team
+    python scripts/remeasure.py --method dcfr ...   # the individual equilibrium (strategy set "individual")
 
 As dealt, ``--samples`` are the samples per owner and sample set (public chance sampling);
 after the mus, the deals of each of the two sample sets; the pooled model as dealt is
@@ -43,18 +44,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--team", action="store_true", help="also each pair changing together")
     ap.add_argument("--pooled", action="store_true", help="also each pair seeing both its hands")
     ap.add_argument("--set", type=int, default=1, help="which fresh sample set (1, 2, ...) [1]")
+    ap.add_argument("--method", default=None,
+                    help="the CFR scheme of the strategies to measure (dcfr: the individual equilibrium) [the shipped]")
     a = ap.parse_args(argv)
     v = Variant()
     try:
         deal = D.check_deal(a.deal)
         sgs = list(D.SUBGAMES) if a.subgames == "all" else [
             (x.split("-")[0], int(x.split("-")[1])) for x in a.subgames.split(",") if x.strip()]
-        specs = [Spec(lance=lance, pattern=p, deal=deal, info=a.info, variant=v) for lance, p in sgs]
+        kw = {} if a.method is None else {"method": a.method}
+        specs = [Spec(lance=lance, pattern=p, deal=deal, info=a.info, variant=v, **kw) for lance, p in sgs]
     except (MusError, IndexError, ValueError) as e:
         print(f"remeasure: {e}", file=sys.stderr)
         return 2
     n = a.samples or (8_000_000 if deal == "after-mus" else 1_000_000)
-    print(f"{deal}, {a.info} information, the shipped strategies on sample set {a.set} ({n:,} per set)\n")
+    which = "the shipped strategies" if a.method is None else f"the shipped strategies of scheme {a.method}"
+    print(f"{deal}, {a.info} information, {which} on sample set {a.set} ({n:,} per set)\n")
     print("| lance | declared | NashConv [lower, in-sample] | mano+third together | second+postre together | "
           "mano+third seeing both | second+postre seeing both | value (mano's team) | s |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -472,6 +472,15 @@ def test_bet_api_and_errors():
             assert nd["actions"]["no quiero"]["p"] == 0.0  # the last answerer never refuses
     assert len(r.to_frame()) >= 4
     assert "mano to act" in tree_text("grande")
+    # it says which strategies: the scheme, and what one player and a pair gain against them
+    from musstats.output.render import render_bet
+
+    assert d["scheme"].startswith("the team scheme")
+    assert bet("R R R R", "mano", lance="grande", deal="after-mus", trials=1000).to_dict()["scheme"] == "DCFR"
+    foot = render_bet(r).splitlines()
+    foot = next(x for x in foot if x.startswith("Strategy:"))
+    assert "the team scheme" in foot and "NashConv of this subgame ≥" in foot
+    assert "a pair changing together gains ≥" in foot and "(second and postre)" in foot
     for kw, msg in [
         (dict(lance="grandes"), "unknown lance"),
         (dict(lance="grande", history="envido 2"), "not this seat's turn"),
@@ -534,7 +543,7 @@ def test_shipped_strategies_cover_every_subgame(deal, info):
     """The three shipped strategy files (private information with the hands as dealt and
     after one mus round; pooled information as dealt) hold every one of the 21 subgames of
     8 reyes with the default settings, so that a plain question never waits for a solve,
-    each with its measured NashConv; the private strategies are at the issue's goal,
+    each with its measured NashConv; the private strategies are at the goal,
     NashConv <= 0.02 stones per lance by the lower bound; the pooled ones, measured exactly,
     at 0.01."""
     from musstats.analysis.betting import exploitability_table
@@ -553,6 +562,62 @@ def test_shipped_strategies_cover_every_subgame(deal, info):
     if info == "private":
         above = df[df["nashconv"] > 0.02]
         assert above.empty, above[["lance", "pattern", "nashconv", "nashconv_se"]]
+        if deal == "as-dealt":  # the team scheme, measured three ways
+            _pair_measures(df)
+
+
+#: subgames of the hands as dealt where the shipped strategies miss the goal for a pair changing
+#: together (0.02 stones per lance): two holders of a team against one holder after mano, all
+#: four declared, and punto (docs/quality.md)
+PAIR_GOAL_MISSED = [(lance, p) for lance in ("pares", "juego")
+                    for p in ("mano+second+third", "mano+third+postre", "second+third+postre",
+                              "mano+second+third+postre")] + [("punto", "all")]
+
+
+def _pair_measures(df):
+    """What a pair gains by changing together, each still seeing only his own hand, is measured
+    for every subgame, and within 0.02 stones outside PAIR_GOAL_MISSED (grande, chica, every
+    pattern where each team has one holder, and two holders against a lone mano); what a pair
+    that also sees both its hands gains is measured and bounds it from above."""
+    for c in ("team0", "team1", "pooled0", "pooled1"):
+        assert df[c].notna().all(), c
+    missed = [(lance, p) in PAIR_GOAL_MISSED for lance, p in zip(df.lance, df.pattern)]
+    sound = df[~np.array(missed)]
+    assert len(sound) == 21 - len(PAIR_GOAL_MISSED) == 12
+    for c in ("team0", "team1"):
+        above = sound[sound[c] > 0.02]
+        assert above.empty, above[["lance", "pattern", c, c + "_se"]]
+    for t in ("0", "1"):
+        assert (df["pooled" + t] >= df["team" + t] - 4 * df["team" + t + "_se"] - 4 * df["pooled" + t + "_se"]).all()
+
+
+@pytest.mark.xfail(reason="the team scheme trains no lone holder against the pair's joint plans and no pair "
+                          "towards its best joint plan: pairs gain 0.02-1.2 stones there (docs/quality.md)",
+                   strict=True)
+def test_a_pair_cannot_beat_the_hardest_subgames():
+    """The goal for a pair changing together, 0.02 stones per lance, in the subgames where the
+    shipped strategies miss it."""
+    from musstats.analysis.betting import exploitability_table
+
+    df = exploitability_table(deal="as-dealt", info="private").set_index(["lance", "pattern"])
+    missed = df.loc[PAIR_GOAL_MISSED]
+    assert (missed[["team0", "team1"]].max(axis=1) <= 0.02).all(), missed[["team0", "team1"]]
+
+
+@pytest.mark.parametrize("deal", [
+    "as-dealt",
+    pytest.param("after-mus", marks=pytest.mark.xfail(
+        reason="after the mus the shipped strategies are DCFR's, an equilibrium of individual players: "
+               "grande and chica 0.20 apart (docs/quality.md)", strict=True))])
+def test_grande_and_chica_have_one_value(deal):
+    """With 8 reyes grande and chica are one game (reverse the ranks: R and A hold 8 cards each,
+    C and 4, S and 5, 7 and 6 four each), so a solution a pair cannot beat values them alike for
+    mano's team: within 0.01 stones (within the values' errors)."""
+    from musstats.analysis.betting import exploitability_table
+
+    df = exploitability_table(deal=deal, info="private").set_index("lance")
+    g, c = df.loc["grande"], df.loc["chica"]
+    assert abs(g.value_team0 - c.value_team0) <= 0.01 + 2 * np.hypot(g.value_se, c.value_se)
 
 
 def test_shipped_pooled_is_private_where_each_team_has_one_holder():
@@ -649,8 +714,8 @@ def test_convergence_frame_carries_the_three_measures(tmp_path):
     from musstats.analysis.betting import convergence_frame
     from musstats.output import plots
 
-    df = convergence_frame("pares", declared="third:no-pares,postre:no-pares", iterations=40, every=20)
-    assert list(df.iteration) == [20, 40] and (df.seconds > 0).all()
+    df = convergence_frame("pares", declared="third:no-pares,postre:no-pares", iterations=20, every=20)
+    assert list(df.iteration) == [20] and (df.seconds > 0).all()
     for c in ("nashconv", "nashconv_in", "team0", "team1", "pooled0", "pooled1"):
         assert df[c].notna().all(), c
     assert (df.pooled0 >= -1e-12).all() and (df.pooled1 >= -1e-12).all()

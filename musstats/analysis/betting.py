@@ -42,6 +42,7 @@ from musstats.engines.betting.specs import DEFAULT_SEED, Spec
 from musstats.engines.betting.store import get_solved
 from musstats.engines.betting.tree import (ALL_SEATS, betting_tree, contested, pattern_mask,
                                            pattern_text, subgame_text)
+from musstats.engines.solving.cfr import SCHEME_TEXT
 from musstats.rules.labels import LANCES, SEATS
 from musstats.rules.variant import Variant, make_variant
 
@@ -350,6 +351,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
                        else None),
         "deal": deal, "info": info, "abstraction": tree.abstraction.describe(),
         "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
+        "scheme": SCHEME_TEXT.get(sol.spec.method, sol.spec.method),
         "exploitability": sol.exploit, "ordago_stones": getattr(sol.spec.payoff, "ordago", None),
         "ev_deals": int(deals.shape[0]), "ev_seed": int(seed), "ev_method": "Monte Carlo, counterfactual "
         "(deals weighted by the other players' equilibrium reach of the history)",

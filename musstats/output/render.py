@@ -439,7 +439,7 @@ def render_bet(res) -> str:
             ev = "–" if x["ev"] is None else f"{x['ev']:+.3f} ± {x['se']:.3f}"
             t.add_row(a, f"{100 * x['p']:.1f} %", ev)
         tables.append(t)
-    foot = (f"Strategy: CFR, {d.get('iterations')} iterations, seed {d.get('seed')} ({d.get('strategy_source')}); "
+    foot = (f"Strategy: {d.get('scheme', 'CFR')}, {d.get('iterations')} iterations, seed {d.get('seed')} ({d.get('strategy_source')}); "
             f"NashConv of this subgame {_nashconv_text(ex)}.  EV: {d['ev_method']}, {d['ev_deals']:,} deals, seed "
             f"{d['ev_seed']}; {d['units']}; an accepted órdago is worth ±{d.get('ordago_stones')} stones.\n")
     notes = "".join(f"note: {n}\n" for n in d.get("notes", []))
@@ -452,7 +452,13 @@ def _nashconv_text(ex: dict) -> str:
     txt = f"≥ {ex['nashconv']:.3f} ± {ex.get('nashconv_se') or 0:.3f}"
     if ex.get("nashconv_in") is not None:
         txt += f" (in-sample {ex['nashconv_in']:.3f}, biased up)"
-    return txt + " stones per lance"
+    txt += " stones per lance"
+    team = ex.get("team_gain")
+    if team is not None:
+        se = ex.get("team_gain_se") or [0.0, 0.0]
+        txt += (f"; a pair changing together gains ≥ {team[0]:.3f} ± {se[0]:.3f} (mano and third), "
+                f"≥ {team[1]:.3f} ± {se[1]:.3f} (second and postre)")
+    return txt
 
 
 def bet_csv(res) -> str:

@@ -41,7 +41,7 @@ from musstats.base.errors import MusError
 from musstats.engines.run import Interrupt
 from musstats.engines.solving.game import CHUNKS, Game, SolverGame
 
-__all__ = ["SolveConfig", "PRESETS", "Strategy", "SolverState", "solve", "TEAM_FLOOR"]
+__all__ = ["SolveConfig", "PRESETS", "SCHEME_TEXT", "Strategy", "SolverState", "solve", "TEAM_FLOOR"]
 
 #: the exploration floor of the ``team`` preset (an action's probability is at least floor / actions)
 TEAM_FLOOR = 0.05
@@ -110,6 +110,10 @@ PRESETS = {
     "linear": SolveConfig(alpha=1.0, beta=1.0, gamma=1.0),
     "team": SolveConfig(floor=TEAM_FLOOR, floor_decay=TEAM_FLOOR_DECAY, team_min_gain=TEAM_MIN_GAIN),
 }
+
+#: the presets as an output names them
+SCHEME_TEXT = {"dcfr": "DCFR", "dcfr-simultaneous": "DCFR", "cfr+": "CFR+", "linear": "linear CFR",
+               "team": "the team scheme (DCFR with an exploration floor)"}
 
 
 @dataclass(eq=False)
