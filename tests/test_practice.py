@@ -361,3 +361,18 @@ def test_the_review_of_a_saved_game_is_the_same_every_time():
     b = review(load_history(json.loads(json.dumps(g.history())))).to_dict()
     assert a == b
     assert ROOT.is_dir()
+
+
+def test_play_without_a_readable_input_is_one_clear_error(tmp_path, capsys):
+    """Where the standard input cannot be read (here pytest's captured input), the interactive
+    table ends with exit 2 and one clear line, and leaves no file behind."""
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code, out, err = run_cli(capsys, ["play", "--seed", "3"])
+    finally:
+        os.chdir(cwd)
+    assert code == 2 and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("musstats: error: ") and "--autoplay" in lines[0], err
+    assert list(tmp_path.iterdir()) == []

@@ -227,21 +227,21 @@ def test_ten_kings_in_game_ordago_and_table(capsys, tmp_path):
     doc = json.loads(text)
     # R R R + joker at mano: as a rey (R R R R) grande cannot be lost, but the holder fixes
     # the joker for the most stones over all lances, and sometimes the as (31) pays more
-    assert 0.99 < doc["p_lance"] < 1 and doc["call"] and doc["rules"]["ten_kings"]
-    assert doc["game_model"]["rules"]["ten_kings"]  # the órdago uses the ten-kings game model
+    assert 0.99 < doc["random_hands"]["p_lance"] < 1 and doc["call"] and doc["rules"]["ten_kings"]
+    assert doc["random_hands"]["game_model"]["rules"]["ten_kings"]  # the órdago uses the ten-kings game model
     # an independent estimate of the same probability (other deals): the odds' Monte Carlo
     # P(team wins grande), within 4 standard errors
     ind = odds("R R R S/o", "mano", variant="ten-kings", trials=400_000, seed=99)
-    assert abs(ind.mean[0, 0] - doc["p_lance"]) < 4 * np.hypot(ind.se[0, 0], np.sqrt(
-        doc["p_lance"] * (1 - doc["p_lance"]) / 400_000))
+    assert abs(ind.mean[0, 0] - doc["random_hands"]["p_lance"]) < 4 * np.hypot(ind.se[0, 0], np.sqrt(
+        doc["random_hands"]["p_lance"] * (1 - doc["random_hands"]["p_lance"]) / 400_000))
     csv = tmp_path / "tk.csv"
     code, _, err = run_cli(capsys, ["table", "--variant", "ten-kings", "--hands", "R R R S/o", "--trials", "1000",
                                     "--seat", "mano", "--quiet", "--out", str(csv)])
     assert code == 0, err
     df = pd.read_csv(csv, comment="#")
     # the table reports the same lance odds as ordago (both: 400,000 deals, seed 2026)
-    assert len(df) == 1 and df.loc[0, "p_team_grande"] == pytest.approx(doc["p_lance"], abs=1e-6)
-    assert df.loc[0, "p_ordago_grande"] == pytest.approx(doc["p_lance"], abs=1e-6)
+    assert len(df) == 1 and df.loc[0, "p_team_grande"] == pytest.approx(doc["random_hands"]["p_lance"], abs=1e-6)
+    assert df.loc[0, "p_ordago_grande"] == pytest.approx(doc["random_hands"]["p_lance"], abs=1e-6)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tk.csv"]
 
 

@@ -148,7 +148,13 @@ def _save(game, path: str, final: bool = False) -> None:
 
 def _ask(prompt: str, allow_empty: bool = False, quit_ok: bool = False) -> str | None:
     """One line from the player (None for q)."""
-    text = click.prompt(prompt, default="" if allow_empty else None, show_default=False, prompt_suffix=" > ")
+    from musstats.base.errors import MusError
+
+    try:
+        text = click.prompt(prompt, default="" if allow_empty else None, show_default=False, prompt_suffix=" > ")
+    except OSError:
+        raise MusError("musstats play reads your actions from the standard input, which cannot be read here; "
+                       "--autoplay STRATEGY plays without it") from None
     text = text.strip()
     if quit_ok and text.lower() in ("q", "quit", "salir"):
         return None

@@ -136,8 +136,9 @@ def _betting_section(out: Path, log: Callable[[str], None], arena: dict, converg
     from musstats.output import plots
 
     lines = ["## Betting (8 reyes, equilibrium)", "",
-             "The betting of every lance is solved as a game between the four players (CFR over the hands as dealt; "
-             "each player sees only his own hand).  An accepted órdago is worth the stones-equivalent of a game "
+             "The betting of every lance is solved as a game between the two pairs, each player seeing only his "
+             "own hand: over the hands as dealt by the team scheme (DCFR with an exploration floor, so that every "
+             "answer a partner may face is trained).  An accepted órdago is worth the stones-equivalent of a game "
              "won at 0-0.  See `musstats bet` and the README for the method and its figures.", "",
              "### How close to equilibrium", "",
              "Three measures, in stones per lance.  `nashconv`: the sum over the four seats of what a best "
