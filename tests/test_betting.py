@@ -551,6 +551,9 @@ def test_shipped_strategies_cover_every_subgame(deal, info):
 
     df = exploitability_table(deal=deal, info=info)
     assert len(df) == len(SUBGAMES) == 21
+    # which strategies: the team scheme for private information as dealt, DCFR elsewhere
+    team = deal == "as-dealt" and info == "private"
+    assert df.attrs["scheme"] == ("the team scheme (DCFR with an exploration floor)" if team else "DCFR")
     assert (df["source"] == "shipped").all(), df[df["source"] != "shipped"]
     assert df["nashconv"].notna().all()
     if info == "pooled":  # the exact solver: the exact NashConv of the strategies as stored

@@ -497,8 +497,8 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
     * ``pooled0``/``pooled1`` (± ``_se``, ``_in``): what the pair gains when it also sees both
       its hands (perfect señas: an upper bound of the team deviation);
 
-    and ``value_team0`` ± ``value_se``, the lance's value for mano's team.  Missing measures
-    are NaN."""
+    and ``value_team0`` ± ``value_se``, the lance's value for mano's team; ``scheme``, how the
+    strategy was solved.  Missing measures are NaN."""
     import pandas as pd
 
     v = _variant(variant, juego_real)
@@ -521,11 +521,14 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
         row.update({"team_how": " / ".join(e.get("team_how") or []),
                     "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
                     "exact": bool(e.get("exact", False)), "seconds": round(sol.seconds, 1),
-                    "train_seconds": sol.train_seconds, "source": sol.source})
+                    "train_seconds": sol.train_seconds, "source": sol.source,
+                    "scheme": SCHEME_TEXT.get(sol.spec.method, sol.spec.method)})
         rows.append(row)
     df = pd.DataFrame(rows)
     exact = bool(rows) and all(r["exact"] for r in rows)
+    schemes = sorted({r["scheme"] for r in rows})
     df.attrs.update({"variant": v.name, "deal": deal, "info": info, "units": "stones per lance", "exact": exact,
+                     "scheme": ", ".join(schemes),
                      "method": "exact: each team's best response over the exact law of the two teams' states"
                                if exact else
                                "Monte Carlo: responses chosen on one sample and valued on an independent one "

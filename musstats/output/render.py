@@ -480,10 +480,13 @@ def render_exploitability(df) -> str:
     from rich.table import Table
 
     a = df.attrs
-    t = Table(title=f"Exploitability per lance · {a.get('variant')} · {a.get('deal')} · {a.get('info')} information",
-              caption=f"{a.get('units')}; lower bound ± standard error [in-sample estimate, biased up]; "
-                      f"{a.get('method')}")
     exact = bool(a.get("exact"))
+    unpaired = not exact and not any(f"team{i}" in df and df[f"team{i}"].notna().any() for i in (0, 1))
+    t = Table(title=f"Exploitability per lance · {a.get('variant')} · {a.get('deal')} · {a.get('info')} information"
+                    f" · {a.get('scheme')}",
+              caption=f"{a.get('units')}; lower bound ± standard error [in-sample estimate, biased up]; "
+                      f"{a.get('method')}"
+                      + ("; what a pair gains is not measured for these strategies" if unpaired else ""))
 
     def num(x) -> bool:
         return x is not None and x == x
