@@ -27,3 +27,18 @@ def _musstats_cache(tmp_path_factory):
 def cache_folder(tmp_path_factory):
     """The game-model disk cache folder every test uses (see ``_musstats_cache``)."""
     return tmp_path_factory.getbasetemp() / "musstats-cache"
+
+
+@pytest.fixture(scope="module")
+def one_numba_thread():
+    """The kernels of a module's tests run on one numba thread unless a test asks for more: on a
+    machine with other work, a kernel on two threads waits at every barrier (test_table and
+    test_discard on the busy 2-core machine: 66 s on one thread, over 800 s on two).  A module
+    asks for it with ``pytestmark = pytest.mark.usefixtures("one_numba_thread")``."""
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(old)
+

@@ -34,17 +34,8 @@ from musstats.tables.context import make_context
 from musstats.tables.hands import LANCES, hand_tables
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_numba_thread():
-    """The kernels of these tests run on one numba thread unless a test asks for more: on a
-    machine with other work, a kernel on two threads waits at every barrier (test_table and
-    test_discard on the busy 2-core machine: 66 s on one thread, over 800 s on two)."""
-    import numba
-
-    old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(old)
+#: the kernels of these tests run on one numba thread unless a test asks for more (conftest)
+pytestmark = pytest.mark.usefixtures("one_numba_thread")
 
 
 ROOT = Path(__file__).resolve().parents[1]
