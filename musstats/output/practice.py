@@ -6,23 +6,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from musstats.output.render import _console_text
 from musstats.rules.labels import LANCE_ES, SEATS
 
 __all__ = ["summary_table", "render_review", "review_csv", "emit_review", "emit_autoplay", "render_hand_review", "event_text",
            "bet_result_text", "render_hint", "render_count"]
 
-_WIDTH = 120
 _KIND = {"mus": "Mus", "discard": "Discard"}
-
-
-def _console_text(*renderables) -> str:
-    from rich.console import Console
-
-    buf = io.StringIO()
-    con = Console(file=buf, width=_WIDTH, force_terminal=False, color_system=None)
-    for r in renderables:
-        con.print(r)
-    return buf.getvalue()
 
 
 def _num(x: float | None, digits: int = 3, sign: bool = True) -> str:
