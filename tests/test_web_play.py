@@ -166,44 +166,7 @@ def test_a_whole_game_through_the_api(client):
 
 # ---------------------------------------------------------------------------- the page in a browser
 
-from test_web_browser import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, OVERFLOW_JS, SLOW,  # noqa: E402
-                              _unavailable, expect, sync_playwright)
-
-
-@pytest.fixture(scope="module")
-def server(cache_folder):
-    from helpers import start_server, stop_server
-
-    try:
-        import httpx2 as h
-    except ImportError:  # pragma: no cover
-        import httpx as h
-    p, url = start_server("--port", "0", env={"MUSSTATS_CACHE": str(cache_folder)})
-    end = time.monotonic() + 300
-    while h.get(url + "api/status", timeout=30).json()["serialised"] and time.monotonic() < end:
-        time.sleep(0.2)
-    yield url
-    code, err = stop_server(p)
-    assert code == 130, err
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        _unavailable("no Chromium found: install Debian's chromium (apt-get install -y chromium) or set "
-                     "MUSSTATS_CHROMIUM to a Chromium or Chrome binary")
-    if sync_playwright is None:
-        _unavailable("Playwright for Python is not installed (pip install playwright; no browser download "
-                     "is needed)")
-    pw = sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-    except Exception as e:  # noqa: BLE001
-        pw.stop()
-        _unavailable(f"Chromium at {CHROMIUM} does not start: {str(e).splitlines()[0]}")
-    yield b
-    b.close()
-    pw.stop()
+from test_web_browser import ARTIFACTS, OVERFLOW_JS, SLOW, browser, expect, server  # noqa: E402,F401
 
 
 def open_play(context, server, width=1280):
