@@ -354,27 +354,7 @@
   let LANG = "en";
 
   /** The text of ``key`` in the page's language, with {name} replaced from ``vars``. */
-  function t(key, vars) {
-    let s = STR[LANG][key];
-    if (s === undefined) s = STR.en[key];
-    if (s === undefined) s = key;
-    if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-    return s;
-  }
-
-  /** Spanish when the browser lists it before English, English otherwise. */
-  function browserLang() {
-    const list = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
-    for (const l of list) {
-      const p = String(l).toLowerCase().slice(0, 2);
-      if (p === "es" || p === "en") return p;
-    }
-    return "en";
-  }
-
-  function storedLang() {
-    try { return localStorage.getItem("musstats-lang"); } catch (e) { return null; }
-  }
+  const t = window.MusLang.translator(STR, () => LANG);
 
   function seatName(q) { return t(`seat.${q}`); }
 
@@ -1862,7 +1842,7 @@
   function setLang(lang) {
     LANG = lang;
     langChosen = true;
-    try { localStorage.setItem("musstats-lang", lang); } catch (e) { /* private mode: the URL keeps it */ }
+    window.MusLang.store(lang);  // private mode: not kept, the URL keeps it
     applyLang();
     saveHash();
   }
@@ -1872,9 +1852,8 @@
   function init() {
     sets.hand.input = $("hand-text");
     sets.dead.input = $("dead-text");
-    const stored = storedLang();
-    LANG = stored === "es" || stored === "en" ? stored : browserLang();
-    langChosen = stored === "es" || stored === "en";
+    LANG = window.MusLang.initial();
+    langChosen = window.MusLang.stored() !== null;
     buildPicker();
     loadHash();
     for (const b of document.querySelectorAll(".lang button")) b.addEventListener("click", () => setLang(b.dataset.lang));

@@ -130,26 +130,7 @@
   };
   let LANG = "en";
 
-  function t(key, vars) {
-    let s = STR[LANG][key];
-    if (s === undefined) s = STR.en[key];
-    if (s === undefined) s = key;
-    if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-    return s;
-  }
-
-  function browserLang() {
-    const list = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
-    for (const l of list) {
-      const p = String(l).toLowerCase().slice(0, 2);
-      if (p === "es" || p === "en") return p;
-    }
-    return "en";
-  }
-
-  function storedLang() {
-    try { return localStorage.getItem("musstats-lang"); } catch (e) { return null; }
-  }
+  const t = window.MusLang.translator(STR, () => LANG);
 
   const dec = (s) => (LANG === "es" ? s.replace(".", ",") : s);
   const missing = (m) => m === null || m === undefined || Number.isNaN(m);
@@ -724,11 +705,10 @@
   }
 
   function init() {
-    const stored = storedLang();
-    LANG = stored === "es" || stored === "en" ? stored : browserLang();
+    LANG = window.MusLang.initial();
     for (const b of document.querySelectorAll(".lang button")) b.addEventListener("click", () => {
       LANG = b.dataset.lang;
-      try { localStorage.setItem("musstats-lang", LANG); } catch (e) { /* private mode */ }
+      window.MusLang.store(LANG);
       applyLang();
     });
     try {
