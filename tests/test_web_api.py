@@ -581,7 +581,7 @@ def test_the_page_and_its_files(client):
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     assert 'src="/static/lang.js"' in r.text and 'src="/static/app.js"' in r.text and "Content-Security-Policy" in r.headers
     assert "default-src 'self'" in r.headers["Content-Security-Policy"]
-    for name in ("lang.js", "app.js", "style.css", "favicon.svg"):
+    for name in ("lang.js", "cards.js", "app.js", "style.css", "favicon.svg"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "http" not in re.sub(r"http://www\.w3\.org/2000/svg", "", r.text)  # nothing from the network
 

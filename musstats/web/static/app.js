@@ -15,16 +15,12 @@
 (() => {
   const FACES = [12, 11, 10, 7, 6, 5, 4, 3, 2, 1];
   const SUITS = ["oros", "copas", "espadas", "bastos"];
-  const LABEL = {12: "R", 11: "C", 10: "S", 7: "7", 6: "6", 5: "5", 4: "4", 3: "3", 2: "2", 1: "A"};
-  const FACE_NAME = {12: "rey", 11: "caballo", 10: "sota", 7: "siete", 6: "seis", 5: "cinco", 4: "cuatro",
-                     3: "tres", 2: "dos", 1: "as"};
-  const SUIT_COLOR = {oros: "#8a6500", copas: "#b71c1c", espadas: "#0d47a1", bastos: "#1b5e20"};
+  const {LABEL, FACE_NAME, el, svg} = window.MusCards;
   const LANCES = ["grande", "chica", "pares", "juego", "punto"];
   const LANCE_ES = {grande: "Grande", chica: "Chica", pares: "Pares", juego: "Juego", punto: "Punto"};
   const STATS = ["p_team", "p_self", "p_played", "p_contested", "ev_net"];
   const SEATS = ["mano", "second", "third", "postre"];
   const DISCARD_ROWS = 6;
-  const SVG_NS = "http://www.w3.org/2000/svg";
   /** px: from this width the inputs sit beside the answers (as in style.css) */
   const WIDE = 1000;
 
@@ -380,23 +376,6 @@
     return `${m >= 0 ? "+" : "−"}${fx(m, 3)}` + (se > 0 ? ` ± ${fx(se, 3)}` : "");
   }
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "text") e.textContent = v;
-      else if (k === "class") e.className = v;
-      else e.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  }
-
-  function svg(tag, attrs) {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-    return e;
-  }
 
   /** A number with its standard error on a line of its own (narrow screens) or after it. */
   function evCell(m, se, attrs) {
@@ -529,48 +508,15 @@
     return `${pares} · ${juego}`;
   }
 
-  /** One card drawn in SVG (60 x 90 units). */
+  /** One card drawn in SVG (60 x 90 units), with its badge: J for a joker, and with 8 reyes =R
+      on a tres, =A on a dos. */
   function cardSvg(id, r) {
-    const f = idFace(id), s = idSuit(id), color = SUIT_COLOR[s];
-    const figure = f >= 10;
-    const g = svg("svg", {viewBox: "0 0 60 90", class: "face", "aria-hidden": "true", focusable: "false"});
-    g.append(svg("rect", {x: 1.5, y: 1.5, width: 57, height: 87, rx: 6, class: figure ? "bg figure" : "bg"}));
-    // the suit's frame of a Spanish deck: a band in the suit's colour
-    g.append(svg("rect", {x: 5, y: 5, width: 50, height: 80, rx: 3, fill: "none", stroke: color,
-                          "stroke-width": 0.8, "stroke-dasharray": {oros: "0", copas: "6 2", espadas: "2 2",
-                                                                     bastos: "8 2 2 2"}[s]}));
-    const rank = (x, y, rot) => {
-      const t = svg("text", {x, y, class: "rank", fill: color, "text-anchor": "middle"});
-      if (rot) t.setAttribute("transform", `rotate(180 ${x} ${y - 5})`);
-      t.textContent = LABEL[f];
-      return t;
-    };
-    g.append(rank(12, 19), rank(48, 81, true));
-    const use = (sym, x, y, w, h) => {
-      const u = svg("use", {href: `#${sym}`, x, y, width: w, height: h});
-      return u;
-    };
-    if (figure) {
-      if (f === 12) g.append(use("crown", 17, 16, 26, 17));
-      const big = svg("text", {x: 30, y: 57, class: "figure-letter", fill: color, "text-anchor": "middle"});
-      big.textContent = LABEL[f];
-      g.append(big, use(`suit-${s}`, 22, 60, 16, 16));
-    } else if (f === 1) {
-      g.append(use(`suit-${s}`, 12, 27, 36, 36));
-    } else {
-      g.append(use(`suit-${s}`, 16, 31, 28, 28));
-    }
+    const f = idFace(id);
     let badge = null;
     if (isJoker(id, r)) badge = "J";
     else if (r.variant !== "4-reyes" && f === 3) badge = "=R";
     else if (r.variant !== "4-reyes" && f === 2) badge = "=A";
-    if (badge) {
-      g.append(svg("rect", {x: 34, y: 7, width: 21, height: 13, rx: 3, class: "badge-bg"}));
-      const t = svg("text", {x: 44.5, y: 17, class: "badge", "text-anchor": "middle"});
-      t.textContent = badge;
-      g.append(t);
-    }
-    return g;
+    return window.MusCards.cardSvg(f, idSuit(id), badge);
   }
 
 

@@ -12,13 +12,9 @@
 "use strict";
 
 (() => {
-  const LABEL = {12: "R", 11: "C", 10: "S", 7: "7", 6: "6", 5: "5", 4: "4", 3: "3", 2: "2", 1: "A"};
-  const FACE_NAME = {12: "rey", 11: "caballo", 10: "sota", 7: "siete", 6: "seis", 5: "cinco", 4: "cuatro",
-                     3: "tres", 2: "dos", 1: "as"};
-  const SUIT_COLOR = {oros: "#8a6500", copas: "#b71c1c", espadas: "#0d47a1", bastos: "#1b5e20"};
+  const {FACE_NAME, el, svg} = window.MusCards;
   const LANCE_ES = {grande: "Grande", chica: "Chica", pares: "Pares", juego: "Juego", punto: "Punto",
                     mus: "Mus", discard: "Descarte"};
-  const SVG_NS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------ language
@@ -141,62 +137,13 @@
   const num = (m, d) => (missing(m) ? "–" : dec(Number(m).toFixed(d)));
   const pct = (m) => (missing(m) ? "–" : `${dec((100 * m).toFixed(1))} %`);
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "text") e.textContent = v;
-      else if (k === "class") e.className = v;
-      else e.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  }
-
-  function svg(tag, attrs) {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-    return e;
-  }
-
   // ------------------------------------------------------------------ cards
 
   const cardName = (c) => `${FACE_NAME[c.face]} de ${c.suit}`;
 
-  /** One card drawn in SVG (60 x 90 units), as in the picker of the analysis page. */
+  /** One card drawn in SVG, as in the picker of the analysis page (8 reyes: treses are reyes, doses ases). */
   function cardSvg(c) {
-    const f = c.face, s = c.suit, color = SUIT_COLOR[s];
-    const g = svg("svg", {viewBox: "0 0 60 90", class: "face", "aria-hidden": "true", focusable: "false"});
-    g.append(svg("rect", {x: 1.5, y: 1.5, width: 57, height: 87, rx: 6, class: f >= 10 ? "bg figure" : "bg"}));
-    g.append(svg("rect", {x: 5, y: 5, width: 50, height: 80, rx: 3, fill: "none", stroke: color,
-                          "stroke-width": 0.8, "stroke-dasharray": {oros: "0", copas: "6 2", espadas: "2 2",
-                                                                     bastos: "8 2 2 2"}[s]}));
-    const rank = (x, y, rot) => {
-      const e = svg("text", {x, y, class: "rank", fill: color, "text-anchor": "middle"});
-      if (rot) e.setAttribute("transform", `rotate(180 ${x} ${y - 5})`);
-      e.textContent = LABEL[f];
-      return e;
-    };
-    g.append(rank(12, 19), rank(48, 81, true));
-    const use = (sym, x, y, w, h) => svg("use", {href: `#${sym}`, x, y, width: w, height: h});
-    if (f >= 10) {
-      if (f === 12) g.append(use("crown", 17, 16, 26, 17));
-      const big = svg("text", {x: 30, y: 57, class: "figure-letter", fill: color, "text-anchor": "middle"});
-      big.textContent = LABEL[f];
-      g.append(big, use(`suit-${s}`, 22, 60, 16, 16));
-    } else if (f === 1) {
-      g.append(use(`suit-${s}`, 12, 27, 36, 36));
-    } else {
-      g.append(use(`suit-${s}`, 16, 31, 28, 28));
-    }
-    const badge = f === 3 ? "=R" : f === 2 ? "=A" : null;  // 8 reyes
-    if (badge) {
-      g.append(svg("rect", {x: 34, y: 7, width: 21, height: 13, rx: 3, class: "badge-bg"}));
-      const e = svg("text", {x: 44.5, y: 17, class: "badge", "text-anchor": "middle"});
-      e.textContent = badge;
-      g.append(e);
-    }
-    return g;
+    return window.MusCards.cardSvg(c.face, c.suit, c.face === 3 ? "=R" : c.face === 2 ? "=A" : null);
   }
 
   function cardBack() {
