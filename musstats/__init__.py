@@ -9,6 +9,7 @@ them.  The public API (each function validates its input and returns a result ob
     mus(hand, seat, *, ...)                     cut the mus or ask for it (MusAdvice)
     ordago(hand, seat, *, lance, score, ...)    call / accept an órdago (OrdagoResult)
     bet(hand, seat, *, lance, history, ...)     equilibrium betting at your turn (BetResult)
+    hand(hand, seat, *, history, ...)           the hand as the table has seen it (HandReading)
     arena(a, b, *, hands, games, seed, ...)     strategy set a against b (ArenaResult)
     game_model(variant, *, betting=False, ...)  P(win the game) from every score (GameModel)
     match_probability(model, match, games, ...) P(win the match) (MatchResult)
@@ -29,7 +30,7 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant, make_variant
 
 __version__ = "0.2.0"
-__all__ = ["MusError", "Variant", "make_variant", "odds", "discard", "mus", "ordago", "bet", "arena", "game_model",
+__all__ = ["MusError", "Variant", "make_variant", "odds", "discard", "mus", "ordago", "bet", "hand", "arena", "game_model",
            "match_probability", "strategy_table", "check_argument", "__version__"]
 
 _LAZY = {
@@ -38,6 +39,7 @@ _LAZY = {
     "mus": "musstats.analysis.discard",
     "ordago": "musstats.analysis.ordago",
     "bet": "musstats.analysis.betting",
+    "hand": "musstats.analysis.reading",
     "arena": "musstats.analysis.arena",
     "game_model": "musstats.analysis.game",
     "match_probability": "musstats.analysis.game.match",
@@ -68,7 +70,7 @@ _TEXTS = {"declared", "signal", "joker", "history", "hands"}
 _NAMES = {"juego_real", "lance", "method", "objective", "policy", "deal", "info", "mano", "match", "a", "b",
           "table"}
 #: whole numbers (or None), also given as text by a command line
-_NUMBERS = {"trials", "seed", "threads", "deals", "iterations", "games", "players", "rounds", "target",
+_NUMBERS = {"trials", "samples", "seed", "threads", "deals", "iterations", "games", "players", "rounds", "target",
             "eval_samples", "eq_trials", "eq_seed", "target_se"}
 #: switches
 _FLAGS = {"redeal_4567", "mus_visto", "individual", "equilibrium", "cache", "betting"}

@@ -38,7 +38,8 @@ from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, Betti
 from musstats.rules.variant import Variant
 
 __all__ = ["Hands", "simulate", "SOURCES", "reading_classes", "reading_gain", "reading_table", "sources_of",
-           "LANCE_ORDER", "lance_classes"]
+           "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
+           "whole_hand_exploitability"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -324,3 +325,79 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
                                "the shipped per-lance strategies, chosen on one sample of whole hands and valued on "
                                "an independent one (gain: a lower bound) and in sample (gain_in)"})
     return df
+
+
+def _data_path(v: Variant):
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[1] / "data" / f"whole_hand_{v.deck}_{v.juego_real}.json"
+
+
+def exploitability_document(df) -> dict:
+    """The whole-hand figures of a :func:`reading_table` (stones per hand): ``nashconv`` the sum
+    over the four seats and the lances of what a seat gains by reading all it can (grande: who
+    cut and the cards taken), ``team_gain`` per pair the same for the pair reading together,
+    each ± SE; ``by_source`` the sum over the seats per source; ``rows`` the table."""
+    a = df.attrs
+
+    def best(rows):  # per lance, the widest reading measured
+        out = []
+        for lance in LANCE_ORDER:
+            r = rows[rows.lance == lance]
+            if len(r):
+                src = "all" if (r.source == "all").any() else r.source.iloc[0]
+                out.append(r[r.source == src])
+        import pandas as pd
+
+        return pd.concat(out)
+
+    seats = best(df[df.kind == "seat"])
+    nash = float(seats.gain.sum())
+    nash_se = float(np.sqrt((seats.gain_se ** 2).sum()))
+    team, team_se = [], []
+    for who in ("mano+third", "second+postre"):
+        r = df[(df.kind == "team") & (df.reader == who)]
+        r = best(r) if len(r) else r
+        team.append(round(float(r.gain.sum()), 4) if len(r) else None)
+        team_se.append(round(float(np.sqrt((r.gain_se ** 2).sum())), 4) if len(r) else None)
+    by_source = {}
+    for src, r in df[df.kind == "seat"].groupby("source"):
+        by_source[src] = {"gain": round(float(r.gain.sum()), 4), "gain_se": round(float(np.sqrt((r.gain_se ** 2).sum())), 4)}
+    return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
+            "strategies": "the shipped per-lance strategies, cut flags and discard table (the whole hand is not "
+                          "solved as one game: these figures are also the baseline)",
+            "method": a.get("method"),
+            "nashconv": round(nash, 4), "nashconv_se": round(nash_se, 4),
+            "team_gain": team, "team_gain_se": team_se,
+            "baseline_nashconv": round(nash, 4), "baseline_nashconv_se": round(nash_se, 4),
+            "by_source": by_source, "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
+            "rows": [{k: (round(x, 4) if isinstance(x, float) else x) for k, x in r.items()}
+                     for r in df.to_dict("records")]}
+
+
+def write_exploitability(df, variant: Variant | None = None):
+    """Ship :func:`exploitability_document` of ``df`` (atomically) for ``musstats hand
+    --exploitability``."""
+    import json
+
+    from musstats.base.files import atomic_write_text
+
+    v = variant or Variant()
+    path = _data_path(v)
+    atomic_write_text(path, json.dumps(exploitability_document(df), ensure_ascii=False, indent=1) + "\n")
+    return path
+
+
+def whole_hand_exploitability(variant: Variant | str | None = None) -> dict:
+    """The shipped whole-hand figures of the variant (:func:`exploitability_document`); MusError
+    where none ships."""
+    import json
+
+    from musstats.analysis.betting import _variant
+
+    v = _variant(variant or "8-reyes", "off")
+    path = _data_path(v)
+    if not path.exists():
+        raise MusError(f"no whole-hand measurement ships for {v.name} (scripts/measure_whole_hand.py --ship "
+                       "builds it)")
+    return json.loads(path.read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ __all__ = ["COMMANDS", "VARIADIC_OPTIONS", "cli", "main"]
 
 #: one module per command (musstats.cli.<name>, defining the click command <name>), in help order;
 #: they import only click and light modules at import time, so ``--help`` never imports numba
-COMMANDS = ("odds", "discard", "mus", "ordago", "bet", "arena", "table", "plot", "game", "play", "review", "serve",
+COMMANDS = ("odds", "discard", "mus", "ordago", "bet", "hand", "arena", "table", "plot", "game", "play", "review", "serve",
             "rules")
 #: Options that take several cards: ``--dead 7 7 R`` collects tokens up to the next option.
 VARIADIC_OPTIONS = ("--dead", "--keep")

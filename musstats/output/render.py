@@ -474,6 +474,90 @@ def emit_bet(res, fmt: str) -> str:
     return to_json(res) if fmt == "json" else bet_csv(res) if fmt == "csv" else render_bet(res)
 
 
+def render_hand(res) -> str:
+    """A hand as the table has seen it (:class:`~musstats.analysis.reading.HandReading`): the
+    decision at your turn, then what the history says of each other player's hand."""
+    from rich.table import Table
+
+    from musstats.analysis.reading import READS
+
+    d = res.to_dict()
+    head = f"{d['hand']} · {d['seat']} · {d['variant']} · {d['deal']} · history: {d['history'] or '(the deal)'}"
+    out = []
+    dec = d.get("decision")
+    lines: list[str] = []
+    lines_after: list[str] = []
+    if dec is None:
+        lines.append("The hand is over: no decision is left.")
+    elif not dec.get("actions"):
+        lines.append(dec.get("note") or (f"Your discard by the shipped table: keep {dec['keep']} "
+                                         f"({dec.get('source')})." if dec.get("kind") == "discard" else ""))
+    else:
+        where = {"mus": "the mus", "bet": LANCE_ES.get(dec.get("lance") or "", "")}.get(dec["kind"], dec["kind"])
+        t = Table(title=f"Your decision in {where}" + (f" after: {', '.join(dec['history'])}" if dec.get("history")
+                                                        else ""))
+        lines_after = [f"Decision: {dec.get('source')}" + (f"; {dec['units']}" if dec.get("units") else "") + "."]
+        t.add_column("Action")
+        t.add_column("P(shipped)", justify="right")
+        t.add_column("EV reading the table (stones)", justify="right")
+        for a, x in dec["actions"].items():
+            ev = "–" if x.get("ev") is None else f"{x['ev']:+.3f} ± {x['se']:.3f}"
+            t.add_row(a + (" ←" if a == dec.get("best_reading") else ""), f"{100 * x['p']:.1f} %", ev)
+        out.append(t)
+    r = Table(title="What the table has shown (posterior ± SE; the prior, your cards alone, in brackets)")
+    r.add_column("Seat")
+    for _, label in READS:
+        r.add_column(label, justify="right")
+    for seat, x in d["reads"].items():
+        cells = []
+        for key, _ in READS:
+            y = x[key]
+            cells.append(f"{y['posterior']:.1f} ± {y['se']:.1f} [{y['prior']:.1f}]" if key == "points" else
+                         f"{100 * y['posterior']:.1f} ± {100 * y['se']:.1f} % [{100 * y['prior']:.1f}]")
+        r.add_row(SEAT_ES.get(seat, seat), *cells)
+    out.append(r)
+    foot = (f"Method: {d['method']}; a tremble of {d['tremble']:g} at each public action; {d['samples']:,} deals "
+            f"(effective {d['effective_samples']:,.0f}), seed {d['seed']}.  Strategies: {d['strategies']}.\n")
+    notes = "".join(f"note: {n}\n" for n in d.get("notes", []))
+    return (head + "\n" + "".join(x + "\n" for x in lines) + _console_text(*out) + "".join(x + "\n" for x in lines_after)
+            + foot + notes)
+
+
+def render_whole_hand(d: dict) -> str:
+    """What reading the whole hand gains against the shipped strategies (``musstats hand
+    --exploitability``): per lance, source and reader, then the sums."""
+    from rich.table import Table
+
+    t = Table(title=f"Reading the whole hand · {d.get('variant')} · {d.get('units')}",
+              caption=f"{d.get('method')}; {d.get('hands') or 0:,} hands to choose on and as many to value on, "
+                      f"seed {d.get('seed')}; strategies: {d.get('strategies')}")
+    for c in ("Lance", "Reads", "Reader", "Gain ± SE", "In sample"):
+        t.add_column(c, justify="right" if c in ("Gain ± SE", "In sample") else "left")
+    for r in d.get("rows", []):
+        t.add_row(LANCE_ES.get(r["lance"], r["lance"]), r["source"], r["reader"], f"{r['gain']:+.3f} ± {r['gain_se']:.3f}",
+                  f"{r['gain_in']:+.3f}")
+    team = d.get("team_gain") or [None, None]
+    tse = d.get("team_gain_se") or [None, None]
+    lines = [f"A seat reading all it can, summed over the four seats and the lances (NashConv, a lower bound): "
+             f"{d['nashconv']:.3f} ± {d['nashconv_se']:.3f}"]
+    for who, g, se in (("mano and third", team[0], tse[0]), ("second and postre", team[1], tse[1])):
+        if g is not None:
+            lines.append(f"A pair reading together ({who}): {g:.3f} ± {se:.3f}")
+    return _console_text(t) + "".join(x + "\n" for x in lines)
+
+
+def hand_csv(res) -> str:
+    """CSV, one row per other seat and read, after the metadata comment block (the decision in it)."""
+    d = res.to_dict()
+    rows = [{"seat": s, "read": k, **y} for s, x in d["reads"].items() for k, y in x.items()]
+    return meta_comment({k: v for k, v in d.items() if k != "reads"}) + _rows_csv(rows)
+
+
+def emit_hand(res, fmt: str) -> str:
+    """The text of a hand's reading in ``fmt``."""
+    return to_json(res) if fmt == "json" else hand_csv(res) if fmt == "csv" else render_hand(res)
+
+
 def render_exploitability(df) -> str:
     """How close to equilibrium every subgame's strategy is (``musstats bet --exploitability``):
     per player, against a pair that changes together, and against a pair that sees both hands."""
