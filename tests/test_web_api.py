@@ -704,3 +704,18 @@ def test_a_stopping_server_exits_even_if_its_shutdown_hangs(monkeypatch):
     server.handle_exit(2, None)  # a second Ctrl-C: still one deadline
     time.sleep(0.6)
     assert server.asked == 2 and len(exits) == 1 and 0.15 < exits[0] - t0 < 0.5
+
+
+def test_hand_json_is_the_cli_json(client, capsys):
+    """/api/hand answers what musstats hand --format json prints; a bad history is a 400 with the
+    command line's one line."""
+    args = {"hand": "R R 7 5", "seat": "third", "history": "mus,corto; grande: paso,envido 2", "samples": 20000}
+    want = cli_json(capsys, ["hand", "R", "R", "7", "5", "--seat", "third", "--history", args["history"],
+                             "--samples", "20000", "--format", "json"])
+    r = client.post("/api/hand", json=args)
+    assert r.status_code == 200, r.text
+    assert no_timings(r.text) == no_timings(want)
+    r = client.post("/api/hand", json={**args, "history": "corto; grande: órdago,quiero; chica: paso"})
+    assert r.status_code == 400 and "órdago accepted in grande" in r.json()["error"]
+    r = client.post("/api/hand", json={**args, "samples": 5_000_000})
+    assert r.status_code == 400 and "limit" in r.json()["error"]

@@ -54,6 +54,7 @@ LIMITS: dict[str, dict[str, int]] = {
     "mus": {"trials": 2_000_000},
     "game": {"deals": 20_000_000},
     "bet": {"trials": 1_000_000},
+    "hand": {"samples": 1_000_000},
 }
 #: ten kings: Monte Carlo deals of each of the (up to four) runs of one odds request
 TEN_KINGS_TRIALS = 5_000_000
@@ -196,6 +197,19 @@ class BetParams(_Params):
     juego_real: StrictStr = _p("off", "text", "31 real: off, figure, sota or sota-oros.")
     partner: Optional[Cards] = _p(None, "cards", "Pooled model: your partner's hand.")
     trials: Optional[Number] = _p(None, "whole", "Monte Carlo deals of the expected stones (at most 1,000,000 here).")
+    seed: Optional[Number] = _p(None, "whole", "Seed of those deals.")
+
+
+class HandParams(_Params):
+    """Parameters of :func:`musstats.analysis.reading.hand`."""
+
+    hand: Cards = _p(..., "cards", "Your four cards, e.g. \"R R 3 A\".", examples=["R R 3 A"])
+    seat: Seat = _p(..., "seat", "Your seat: mano, second, third, postre (or 1-4).", examples=["mano"])
+    history: Optional[StrictStr] = _p(None, "text", "The hand so far, parts separated by \";\": the mus from mano, "
+                                                    "the cards each seat threw, each lance's actions, e.g. "
+                                                    "\"mus,corto; grande: paso,envido 2\".")
+    variant: StrictStr = _p("8-reyes", "text", "8-reyes (the variant whose strategies ship).")
+    samples: Optional[Number] = _p(None, "whole", "Deals drawn for the reading (at most 1,000,000 here).")
     seed: Optional[Number] = _p(None, "whole", "Seed of those deals.")
 
 
@@ -445,6 +459,16 @@ def _run_bet(p: dict, progress: Progress, jobs: Any) -> Outcome:
     return Outcome(_json(res), obj=res)
 
 
+def _run_hand(p: dict, progress: Progress, jobs: Any) -> Outcome:
+    from musstats.analysis.reading import hand
+    from musstats.rules import checks
+
+    if p.get("seed") is not None:
+        p = {**p, "seed": checks.whole(p["seed"], "seed", 0, checks.MAX_SEED)}
+    res = hand(**p)
+    return Outcome(_json(res), obj=res)
+
+
 def _seat_list(x: Any) -> list[int]:
     from musstats.rules.seats import parse_seat
 
@@ -527,6 +551,8 @@ ENDPOINTS: dict[str, Endpoint] = {e.name: e for e in (
              "musstats.analysis.game.model.game_report(variant, ...)", "musstats game --format json"),
     Endpoint("bet", BetParams, _run_bet, "Equilibrium betting of a hand in a lance",
              "musstats.analysis.betting.bet(hand, seat, lance=..., ...)", "musstats bet CARDS --format json"),
+    Endpoint("hand", HandParams, _run_hand, "A hand as the table has seen it: the reads of each other hand and "
+             "your decision", "musstats.hand(hand, seat, history=..., ...)", "musstats hand CARDS --format json"),
     Endpoint("tree", TreeParams, _run_tree, "The public betting tree at a point: whose turn, the legal actions",
              "musstats.engines.betting.tree.betting_tree(lance, pattern).parse_history(history)",
              "musstats bet --tree --lance LANCE (as text)"),
