@@ -213,3 +213,30 @@ def test_the_command_gives_the_decision_and_the_reads_as_json(capsys):
     code, out, _ = run_cli(capsys, ["hand", "R", "R", "3", "A", "--seat", "third", "--history", GRANDE_BET,
                                     "--samples", "50000"])
     assert code == 0 and "What the table has shown" in out and "P(shipped)" in out
+
+
+def test_the_mus_and_the_discard_decisions_are_those_of_mus_and_discard():
+    """At your mus call the flags' choice with the values musstats mus gives both; at the
+    discard the table's keep and musstats discard's values of the best keep-sets."""
+    import musstats
+    from musstats.analysis.practice.values import MUS_SEED, MUS_TRIALS
+    from musstats.analysis.reading import hand
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+    from musstats.tables.policies import cut_flags
+
+    r = hand("R R 7 A", "second", history="mus", samples=20_000)
+    d = r.decision
+    assert d["kind"] == "mus" and set(d["actions"]) == {"mus", "corto"}
+    cut = bool(cut_flags(V)[1, hand_tables(V).index_of(parse_hand("R R 7 A"))])
+    assert d["actions"]["corto"]["p"] == (1.0 if cut else 0.0)
+    b = musstats.mus("R R 7 A", "second", trials=MUS_TRIALS, seed=MUS_SEED).betting
+    assert d["actions"]["corto"]["ev"] == pytest.approx(b["cut"]["ev_total"], abs=1e-4)
+    assert d["actions"]["mus"]["ev"] == pytest.approx(b["mus"]["ev_total"], abs=1e-4)
+    r = hand("R R 7 A", "second", history="mus,mus,mus,mus", samples=20_000)
+    d = r.decision
+    got = musstats.discard("R R 7 A", "second", trials=MUS_TRIALS, seed=MUS_SEED)
+    best = got.rows[0]
+    assert d["kind"] == "discard" and d["best_reading"] == f"keep {best['keep']}"
+    assert d["actions"][f"keep {best['keep']}"]["ev"] == pytest.approx(best["objective"], abs=1e-4)
+    assert sum(x["p"] for x in d["actions"].values()) == 1.0

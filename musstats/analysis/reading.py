@@ -566,22 +566,39 @@ def _decision(hist: History, q: int, h: int, cards, final: np.ndarray, w: np.nda
         from musstats.analysis.practice.values import keep_label
         from musstats.tables.policies import get_policy
 
+        from musstats.analysis.practice.values import discard_options
+
         mask = int(get_policy("table", v)[0][q, h])
         srt = sorted(cards, key=lambda c: -v.class_of(c.face, c.suit))
         keep = keep_label([v.class_of(srt[i].face, srt[i].suit) for i in range(4) if mask >> i & 1], v)
-        return {"kind": "discard", "seat": SEATS[q], "lance": None, "actions": {},
-                "keep": keep, "source": "the shipped discard table (musstats discard values every keep)"}
+        opts = discard_options(_label(h, v), q)
+        acts = {f"keep {k}": {"p": 1.0 if k == keep else 0.0, "ev": x["ev"], "se": x["se"]}
+                for k, x in list(opts["options"].items())[:DISCARD_SHOWN]}
+        acts.setdefault(f"keep {keep}", {"p": 1.0, "ev": opts["options"].get(keep, {}).get("ev"),
+                                         "se": opts["options"].get(keep, {}).get("se")})
+        return {"kind": "discard", "seat": SEATS[q], "lance": None, "actions": acts, "keep": keep,
+                "best_reading": f"keep {opts['best']}",
+                "source": "P: the shipped discard table; EV: musstats discard (stones of the hand with betting, "
+                          "the others throwing by the table; the history is not read)"}
     if who != q:
         return {"kind": kind, "seat": SEATS[who], "lance": hist.lances[-1].lance if kind == "bet" else None,
                 "actions": {}, "note": f"it is {SEATS[who]}'s turn, not yours"}
     if kind == "mus":
         from musstats.tables.policies import cut_flags
 
+        from musstats.analysis.practice.values import mus_options
+
         cut = bool(cut_flags(v)[q, h])
+        m = mus_options(_label(h, v), q)
+        o = m["options"]
         return {"kind": "mus", "seat": SEATS[q], "lance": None,
-                "actions": {"mus": {"p": 0.0 if cut else 1.0, "ev": None, "se": None},
-                            "corto": {"p": 1.0 if cut else 0.0, "ev": None, "se": None}},
-                "source": "the shipped cut flags (a rule, not an equilibrium; musstats mus values both choices)"}
+                "actions": {"mus": {"p": 0.0 if cut else 1.0, "ev": o["mus"]["ev"], "se": None},
+                            "corto": {"p": 1.0 if cut else 0.0, "ev": o["corto"]["ev"], "se": None}},
+                "best_reading": "mus" if o["mus"]["ev"] > o["corto"]["ev"] else "corto",
+                "difference": m["difference"], "difference_se": m["se"],
+                "source": "P: the shipped cut flags (a rule, not an equilibrium); EV: musstats mus (stones of the "
+                          "hand with betting on the deals in which the other three ask, where the choice matters; "
+                          "the calls so far are not read)"}
     return _bet_decision(hist, q, h, final, w, v)
 
 
@@ -607,6 +624,16 @@ def _valuing(w: np.ndarray) -> np.ndarray:
         rng = np.random.default_rng(keep.size)
         keep = np.sort(rng.choice(keep, DECISION_DEALS, replace=False))
     return keep
+
+
+#: the keep-sets shown at a discard decision (best first; the table's keep always)
+DISCARD_SHOWN = 5
+
+
+def _label(h: int, v: Variant) -> str:
+    from musstats.tables.hands import hand_tables
+
+    return hand_tables(v).labels[h]
 
 
 def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarray, v: Variant) -> dict:

@@ -497,11 +497,14 @@ def render_hand(res) -> str:
         t = Table(title=f"Your decision in {where}" + (f" after: {', '.join(dec['history'])}" if dec.get("history")
                                                         else ""))
         lines_after = [f"Decision: {dec.get('source')}" + (f"; {dec['units']}" if dec.get("units") else "") + "."]
+        if dec.get("difference") is not None:
+            lines_after.append(f"Asking minus cutting: {dec['difference']:+.3f} ± {dec['difference_se']:.3f} stones.")
         t.add_column("Action")
         t.add_column("P(shipped)", justify="right")
-        t.add_column("EV reading the table (stones)", justify="right")
+        t.add_column("EV reading the table (stones)" if dec["kind"] == "bet" else "EV (stones)", justify="right")
         for a, x in dec["actions"].items():
-            ev = "–" if x.get("ev") is None else f"{x['ev']:+.3f} ± {x['se']:.3f}"
+            ev = "–" if x.get("ev") is None else f"{x['ev']:+.3f}" + (f" ± {x['se']:.3f}" if x.get("se") is not None
+                                                                      else "")
             t.add_row(a + (" ←" if a == dec.get("best_reading") else ""), f"{100 * x['p']:.1f} %", ev)
         out.append(t)
     r = Table(title="What the table has shown (posterior ± SE; the prior, your cards alone, in brackets)")
