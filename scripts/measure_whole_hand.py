@@ -6,9 +6,11 @@ information (who cut and the cards taken; earlier lances' betting; the pares dec
 in juego and punto; all of them) and reader (each seat; each pair reading together), what a
 best response that reads it gains, chosen on one sample of hands and valued on an
 independent one (a lower bound).  Prints the table and the sums per source; ``--out`` writes
-the Markdown.  Usage:
+the Markdown; ``--ship`` writes the figures ``musstats hand --exploitability`` prints
+(``musstats/data/whole_hand_<deck>_<juego real>.json``).  Each row is kept in the disk cache
+as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
-    python scripts/measure_whole_hand.py [--hands 2000000] [--seed 1] [--no-teams] [--out FILE.md]
+    python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md] [--ship]
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ def main(argv=None) -> int:
     from musstats.output.progress import ProgressBar
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=2_000_000)
+    ap.add_argument("--hands", type=int, default=250_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-teams", action="store_true")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--ship", action="store_true", help="write the shipped whole-hand figures")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     bar = ProgressBar("lances x sources x readers")
@@ -47,6 +50,10 @@ def main(argv=None) -> int:
             frame_to_markdown(by_source.reset_index().round(4))]
     out = "\n".join(text) + "\n"
     print(out)
+    if a.ship:
+        from musstats.analysis.whole_hand import write_exploitability
+
+        print(f"wrote {write_exploitability(df)}")
     if a.out:
         from musstats.base.files import atomic_write_text
 

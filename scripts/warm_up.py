@@ -37,6 +37,7 @@ GROUPS = {
         ["mus", "R", "R", "7", "A", "--seat", "postre", "--trials", "2000", "--seed", "1"],
         ["discard", "R", "R", "7", "A", "--mus-visto", "--trials", "2000", "--seed", "1"],
         ["bet", "R", "R", "R", "A", "--seat", "mano", "--lance", "grande", "--seed", "1"],
+        ["hand", "R", "R", "7", "5", "--seat", "third", "--history", "mus,corto; grande: paso,envido 2"],
         ["arena", "--hands", "2000", "--games", "20", "--seed", "1"],
     ],
 }

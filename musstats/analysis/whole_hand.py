@@ -285,6 +285,23 @@ def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str):
     return np.ascontiguousarray(st.astype(np.int32)), o
 
 
+def _inputs_digest(v: Variant) -> str:
+    """A hash of what the simulated hands are played with: the shipped betting strategies, the
+    discard table (with its cut flags) and the solving sources."""
+    import hashlib
+    from pathlib import Path
+
+    from musstats.engines.solving.store import source_digest
+
+    data = Path(__file__).resolve().parents[1] / "data"
+    h = hashlib.sha256(source_digest().encode())
+    for p in sorted(data.glob(f"betting_{v.deck}_{v.juego_real}_*.npz")) + [data / f"discard_{v.deck}_{v.juego_real}.npz"]:
+        if p.is_file():
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def sources_of(lance: str) -> tuple[str, ...]:
     """The sources a reader can read before ``lance``."""
     if lance == "grande":
@@ -305,14 +322,24 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
 
     from musstats.rules.labels import SEATS
 
+    from musstats.engines import cache
+
     v = variant or Variant()
     a, b = simulate(n, seed, v), simulate(n, seed + 1, v)
     jobs = [(lance, src, who) for lance in LANCE_ORDER for src in sources_of(lance)
             for who in [("seat", q) for q in range(4)] + ([("team", t) for t in (0, 1)] if teams else [])]
     rows = []
+    inputs = _inputs_digest(v)
     for i, (lance, src, (kind, x)) in enumerate(jobs):
-        r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
-                         team=x if kind == "team" else None)
+        # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
+        path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
+        z = cache.load(path)
+        if z is None:
+            r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
+                             team=x if kind == "team" else None)
+            cache.save(path, **{k: np.asarray(r[k], float) for k in ("gain", "gain_se", "gain_in")})
+        else:
+            r = {k: float(z[k]) for k in ("gain", "gain_se", "gain_in")}
         rows.append({"lance": lance, "source": src,
                      "reader": SEATS[x] if kind == "seat" else ("mano+third", "second+postre")[x], "kind": kind,
                      "gain": r["gain"], "gain_se": r["gain_se"], "gain_in": r["gain_in"]})
