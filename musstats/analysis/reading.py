@@ -55,6 +55,9 @@ TREMBLE = 0.01
 DEFAULT_SAMPLES = 200_000
 MAX_BATCHES = 10
 TARGET_ESS = 1_500
+#: a deal whose mus (calls and cards thrown) is this much less likely than the likeliest one's
+#: is dropped
+LIGHT = 1e-4
 #: what is read of each other player's hand: key, description
 READS = (("pares", "P(pares)"), ("juego", "P(juego)"), ("31", "P(31)"), ("reyes2", "P(two or more reyes)"),
          ("points", "expected points"))
@@ -401,8 +404,11 @@ def _lance_weight(ln: Lance, final: np.ndarray, seat: int, deal: str, v: Variant
     return w
 
 
-def _weights(h: History, dealt, final, thrown, seat: int, v: Variant) -> tuple[np.ndarray, np.ndarray]:
-    """(weight before the current lance's actions, the current lance's factor) of each deal."""
+def _weights(h: History, dealt, final, thrown, seat: int, v: Variant
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the deals kept, the weight of each before the current lance's actions, the current
+    lance's factor).  A deal whose mus weighs under :data:`LIGHT` of the likeliest's is
+    dropped before the lances are weighed."""
     from musstats.engines.betting import deals as D
     from musstats.tables.policies import cut_flags
 
@@ -418,6 +424,9 @@ def _weights(h: History, dealt, final, thrown, seat: int, v: Variant) -> tuple[n
         for q in range(4):
             if q != seat:
                 w *= np.where(thrown[:, q] == h.counts[q], 1.0 - TREMBLE, TREMBLE / 3)
+    kept = np.nonzero(w >= LIGHT * w.max())[0]
+    w, final = w[kept], final[kept]
+    n = kept.size
     pm, jm = D.holder_masks(final, v)
     cur = np.ones(n)
     for i, ln in enumerate(h.lances):
@@ -432,7 +441,7 @@ def _weights(h: History, dealt, final, thrown, seat: int, v: Variant) -> tuple[n
             cur = f
         else:
             w *= f
-    return w, cur
+    return kept, w, cur
 
 
 def _features(idx: np.ndarray, v: Variant) -> dict[str, np.ndarray]:
@@ -510,22 +519,25 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
         _solved("grande", 15, hist.deal, v)  # MusError where no strategy ships for the variant
     parts: list[tuple[np.ndarray, ...]] = []
     ess = 0.0
+    prior: dict[int, dict[str, np.ndarray]] = {}
+    drawn = 0
     for batch in range(MAX_BATCHES):  # more deals while few of them fit the history
         dealt, final, thrown = _deals(v, cards, q, hist.mus, samples, seed, batch)
         final[:, q] = h
         dealt[:, q] = h
-        w, cur = _weights(hist, dealt, final, thrown, q, v)
-        parts.append((dealt, final, w, cur))
-        wr = np.concatenate([x[2] * x[3] for x in parts])
+        drawn += final.shape[0]
+        if batch == 0:  # the prior: the deal as dealt, only your cards known
+            prior = {s: _features(dealt[:, s], v) for s in range(4) if s != q}
+        kept, w, cur = _weights(hist, dealt, final, thrown, q, v)
+        parts.append((final[kept], w, cur))
+        wr = np.concatenate([x[1] * x[2] for x in parts])
         ess = float(wr.sum() ** 2 / (wr * wr).sum()) if wr.sum() > 0 else 0.0
         if ess >= TARGET_ESS:
             break
     if wr.sum() <= 0:
         raise MusError("no deal fits this history (check the declarations against the cards)")
-    drawn = sum(x[0].shape[0] for x in parts)
-    prior = {s: _features(np.concatenate([x[0][:, s] for x in parts]), v) for s in range(4) if s != q}
     keep = _heavy(wr)
-    dealt, final, w, cur = (np.concatenate([x[i] for x in parts])[keep] for i in range(4))
+    final, w, cur = (np.concatenate([x[i] for x in parts])[keep] for i in range(3))
     wr = w * cur
     reads: dict[str, dict[str, dict[str, float]]] = {}
     for s in range(4):
@@ -603,23 +615,23 @@ def _decision(hist: History, q: int, h: int, cards, final: np.ndarray, w: np.nda
 
 
 #: deals the decision's values are computed on at most (the weighted deals are thinned to them)
-DECISION_DEALS = 200_000
+DECISION_DEALS = 100_000
 
 
 def _heavy(w: np.ndarray) -> np.ndarray:
     """The deals without the lightest ones that together weigh under 0.1 % of the whole (deals
     the history all but rules out)."""
-    order = np.argsort(w)
-    cum = np.cumsum(w[order])
-    drop = int(np.searchsorted(cum, 1e-3 * cum[-1], side="right"))
-    return np.sort(order[drop:])
+    ws = np.sort(w)
+    cum = np.cumsum(ws)
+    k = int(np.searchsorted(cum, 1e-3 * cum[-1], side="right"))
+    return np.nonzero(w >= ws[min(k, ws.size - 1)])[0]
 
 
 def _valuing(w: np.ndarray) -> np.ndarray:
-    """The deals the decision is valued on: :func:`_heavy`'s, then, if more than
-    :data:`DECISION_DEALS` are left, that many of them drawn at random (their weights kept:
-    an unbiased thinning)."""
-    keep = _heavy(w)
+    """The deals the decision is valued on (the :func:`_heavy` ones): if more than
+    :data:`DECISION_DEALS`, that many of them drawn at random (their weights kept: an unbiased
+    thinning)."""
+    keep = np.nonzero(w > 0)[0]
     if keep.size > DECISION_DEALS:
         rng = np.random.default_rng(keep.size)
         keep = np.sort(rng.choice(keep, DECISION_DEALS, replace=False))
