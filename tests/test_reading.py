@@ -240,3 +240,11 @@ def test_the_mus_and_the_discard_decisions_are_those_of_mus_and_discard():
     assert d["kind"] == "discard" and d["best_reading"] == f"keep {best['keep']}"
     assert d["actions"][f"keep {best['keep']}"]["ev"] == pytest.approx(best["objective"], abs=1e-4)
     assert sum(x["p"] for x in d["actions"].values()) == 1.0
+
+
+@pytest.mark.parametrize("variant", ["4-reyes", "ten-kings", Variant(juego_real="figure"), Variant(mus_visto=True)])
+def test_rules_whose_strategies_do_not_ship_are_refused(variant):
+    from musstats.analysis.reading import hand
+
+    with pytest.raises(MusError, match="8 reyes|ten kings"):
+        hand("R R 3 A", "mano", history="corto", variant=variant)

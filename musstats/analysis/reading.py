@@ -505,6 +505,11 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
 
     t0 = time.perf_counter()
     v = _variant(variant, "off")
+    if v.deck != "8-reyes" or v.juego_real != "off" or v.redeal_4567 or v.mus_visto:
+        raise MusError(f"musstats hand reads the rules whose strategies ship, 8 reyes without juego real, "
+                       f"4-5-6-7 redeal or mus visto; got {v.name}"
+                       + (f", juego real {v.juego_real}" if v.juego_real != "off" else "")
+                       + (", 4-5-6-7 redeal" if v.redeal_4567 else "") + (", mus visto" if v.mus_visto else ""))
     samples = positive(samples, "samples", 5_000_000)
     seed = int(seed)
     if seed < 0:
