@@ -74,11 +74,17 @@ def test_a_bad_history_is_one_clear_error(text, words):
         _parse(text)
 
 
-def test_a_bad_history_exits_2_with_one_line(capsys):
-    code, out, err = run_cli(capsys, ["hand", "R", "R", "3", "A", "--seat", "mano", "--history",
-                                      "corto; grande: órdago,quiero; chica: paso"])
+@pytest.mark.parametrize("text, words", [
+    ("chica: paso; corto", "the lances follow the mus"),  # out of order
+    ("corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares mano+second: postre paso",
+     "postre has no say"),  # a bet by a player who has no say
+    ("mus,mus,mus,mus; 2,0,1,3", "1 to 4 cards"),  # discard counts out of 1-4
+    ("corto; grande: órdago,quiero; chica: paso", "órdago accepted"),  # a lance after an accepted órdago
+])
+def test_a_bad_history_exits_2_with_one_line(capsys, text, words):
+    code, out, err = run_cli(capsys, ["hand", "R", "R", "3", "A", "--seat", "mano", "--history", text])
     assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "órdago accepted" in err
+    assert len(err.strip().splitlines()) == 1 and words in err
 
 
 # ---------------------------------------------------------------------------- the reads
