@@ -243,6 +243,17 @@ def _subgame_deals_for(deal, v, lance, pattern, h, seat, n, seed, cards=None) ->
     return np.concatenate(got) if got else np.zeros((0, 4), np.int64)
 
 
+def action_ev(sums: np.ndarray) -> dict[str, float | None]:
+    """``{"ev", "se"}`` of one action from its row of :func:`musstats._kernels.cfr.node_sums`
+    (a ratio estimate and its delta-method standard error; None where no deal reaches it)."""
+    c, c2, cx, c2x, c2xx, _ = (float(x) for x in sums)
+    if c <= 0:
+        return {"ev": None, "se": None}
+    m = cx / c
+    var = max(c2xx - 2 * m * c2x + m * m * c2, 0.0)
+    return {"ev": round(m, 4), "se": round(float(np.sqrt(var)) / c, 4)}
+
+
 def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | None = None,
         declared: str | None = None, deal: str = "as-dealt", info: str = "private",
         variant: str | Variant = "8-reyes", juego_real: str = "off", partner=None,
@@ -326,17 +337,12 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
             root_w = wsum
         acts: dict[str, dict[str, float | None]] = {}
         for a, label in enumerate(nd.actions):
-            c, c2, cx, c2x, c2xx, cs = a_sum[a]
+            c, cs = a_sum[a][0], a_sum[a][5]
             if own_state is not None:
                 p = float(game.strategy_at(sol.sigma, n, own_state)[a])
             else:
                 p = float(cs / c) if c > 0 else float("nan")
-            if c > 0:
-                m = cx / c
-                var = max(c2xx - 2 * m * c2x + m * m * c2, 0.0)
-                acts[label] = {"p": round(p, 4), "ev": round(float(m), 4), "se": round(float(np.sqrt(var) / c), 4)}
-            else:
-                acts[label] = {"p": round(p, 4), "ev": None, "se": None}
+            acts[label] = {"p": round(p, 4), **action_ev(a_sum[a])}
         share = float(wsum / root_w) if root_w else None
         nodes_out.append({"history": list(nd.history), "actions": acts, "weight": None if share is None else round(share, 4),
                           "rare": share is not None and share < RARE_SHARE})

@@ -655,6 +655,7 @@ def _label(h: int, v: Variant) -> str:
 
 def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarray, v: Variant) -> dict:
     from musstats._kernels.cfr import node_sums
+    from musstats.analysis.betting import action_ev
     from musstats.engines.betting.info import prepare
     from musstats.engines.solving.game import chunk_bounds
 
@@ -673,14 +674,7 @@ def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarra
     own = game.strategy_at(sigma, ln.node, int(st[0, k]))
     acts: dict[str, dict[str, float | None]] = {}
     for a, label in enumerate(nd.actions):
-        c, c2, cx, c2x, c2xx, _ = acc[ln.node][a]
-        p = round(float(own[a]), 4)
-        if c > 0:
-            m = cx / c
-            var = max(c2xx - 2 * m * c2x + m * m * c2, 0.0)
-            acts[label] = {"p": p, "ev": round(float(m), 4), "se": round(float(np.sqrt(var) / c), 4)}
-        else:
-            acts[label] = {"p": p, "ev": None, "se": None}
+        acts[label] = {"p": round(float(own[a]), 4), **action_ev(acc[ln.node][a])}
     valued = {a: x["ev"] for a, x in acts.items() if x["ev"] is not None}
     return {"kind": "bet", "seat": SEATS[q], "lance": ln.lance, "history": list(ln.actions),
             "declared": pattern_text(ln.pattern) if ln.lance in ("pares", "juego") else None,
