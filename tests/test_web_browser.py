@@ -336,6 +336,28 @@ def test_the_betting_panel_rrrr_at_mano_never_refuses(browser, server):
         page.close(run_before_unload=True)
 
 
+def test_the_reading_panel_reads_the_hand_so_far(page, server):
+    """The hand so far typed in: the panel shows what /api/hand answers (musstats hand): second's
+    envite in grande read as reyes, third's decision with its four answers; a bad history is
+    the command line's one line in the panel."""
+    page.get_by_label("Cards", exact=True).fill("R R 7 5")
+    page.get_by_role("radio", name="Third").check()
+    history = "mus,corto; grande: paso,envido 2"
+    page.get_by_label("The hand so far", exact=True).fill(history)
+    want = http.post(server + "api/hand", json={"hand": "R R 7 5", "seat": "third", "history": history},
+                     timeout=120).json()
+    reyes = want["reads"]["second"]["reyes2"]
+    cell_ = page.locator("#read-body tr[data-seat=second] td[data-read=reyes2]")
+    expect(cell_).to_contain_text(f"{100 * reyes['posterior']:.1f} %", timeout=SLOW)
+    expect(cell_).to_contain_text(f"[{100 * reyes['prior']:.0f} %]")
+    expect(page.locator("#read-decision-body tr")).to_have_count(4)
+    expect(page.locator("#read-now")).to_contain_text("Grande")
+    best = want["decision"]["best_reading"]
+    expect(page.locator(f"#read-decision-body tr.best[data-action='{best}']")).to_have_count(1)
+    page.get_by_label("The hand so far", exact=True).fill("corto; grande: órdago,quiero; chica: paso")
+    expect(page.locator("#read-panel .panel-error")).to_contain_text("órdago accepted in grande", timeout=SLOW)
+
+
 def test_the_language_switch(browser, server):
     page = open_page(browser, server, fragment="#hand=R R 3 A&seat=mano")
     try:

@@ -64,6 +64,19 @@
       "col.evstones": "EV stones", "col.evstones.t": "expected stones of your team in this lance after it, "
         + "± standard error",
       "mus.h": "Cut or mus", "discard.h": "What to throw",
+      "read.h": "Reading the table", "read.history": "The hand so far",
+      "read.ph": "mus,corto; grande: paso,envido 2",
+      "read.help": "Parts separated by \";\": the mus from mano (mus,mus,corto), after four mus the cards each seat "
+        + "threw (1,3,2,4), then each lance with its actions (grande: paso,envido 2; pares mano+third: paso).",
+      "read.col.p": "P(shipped)", "read.col.ev": "EV stones", "read.col.seat": "Seat",
+      "read.col.reyes": "P(2+ reyes)", "read.col.points": "Points",
+      "read.caption": "What the table has shown (the prior, your cards alone, in brackets)",
+      "read.decision": "Your decision: {what}", "read.turn": "{seat} to speak",
+      "read.over": "The hand is over.", "read.declare": "The {lance} declarations come next: add them to the hand.",
+      "read.keep": "The discard table keeps {keep}.",
+      "read.best": "best reading the table",
+      "read.note": "{src}. Reads: Bayes over {n} deals (effective {ess}), seed {seed}; the shipped cut flags, discard "
+        + "table and betting strategies.",
       "col.keep": "Keep", "col.rank.t": "the value the keep-sets are ranked by, ± standard error",
       "col.gap": "Gap", "col.gap.t": "stones given up against the best keep-set, in the ranked column",
       "col.enpaso": "En paso", "col.enpaso.t": "expected stones en paso (no betting), ± standard error",
@@ -223,6 +236,19 @@
       "col.evstones": "EV piedras", "col.evstones.t": "piedras esperadas de tu pareja en este lance después de "
         + "ella, ± error estándar",
       "mus.h": "¿Mus o corto?", "discard.h": "Qué descartar",
+      "read.h": "Lo que dice la mesa", "read.history": "La mano hasta ahora",
+      "read.ph": "mus,corto; grande: paso,envido 2",
+      "read.help": "Partes separadas por \";\": el mus desde mano (mus,mus,corto), tras cuatro mus las cartas que "
+        + "echó cada uno (1,3,2,4), y cada lance con lo dicho (grande: paso,envido 2; pares mano+third: paso).",
+      "read.col.p": "P(incluida)", "read.col.ev": "EV piedras", "read.col.seat": "Asiento",
+      "read.col.reyes": "P(2+ reyes)", "read.col.points": "Puntos",
+      "read.caption": "Lo que ha mostrado la mesa (entre corchetes, lo que dicen solo tus cartas)",
+      "read.decision": "Tu decisión: {what}", "read.turn": "Habla {seat}",
+      "read.over": "La mano ha terminado.", "read.declare": "Ahora se declaran los {lance}: añádelos a la mano.",
+      "read.keep": "La tabla de descartes se queda con {keep}.",
+      "read.best": "lo mejor leyendo la mesa",
+      "read.note": "{src}. Lectura: Bayes sobre {n} repartos (efectivos {ess}), semilla {seed}; las señales de corte, "
+        + "la tabla de descartes y las estrategias de apuesta incluidas.",
       "col.keep": "Guardar", "col.rank.t": "el valor por el que se ordenan los descartes, ± error estándar",
       "col.gap": "Dif.", "col.gap.t": "piedras que se pierden frente al mejor descarte, en la columna ordenada",
       "col.enpaso": "En paso", "col.enpaso.t": "piedras esperadas en paso (sin envites), ± error estándar",
@@ -789,6 +815,57 @@
   addSlot("mus", "mus", "mus", () => musPhaseParams(false), renderMus);
   addSlot("chart", "chart", "chart", chartParams, renderChart, false);
   addSlot("bet", "bet", "bet", betBaseParams, null, false);
+  addSlot("read", "read", "hand", readParams, renderRead);
+
+  /** The reading of the table: /api/hand (musstats hand --format json) for the hand so far. */
+  function readParams() {
+    const p = {hand: sets.hand.text.trim(), seat: mySeat()};
+    const h = $("read-history").value.trim();
+    if (h) p.history = h;
+    const r = rules();
+    if (r.variant !== "8-reyes") p.variant = r.variant;
+    return p;
+  }
+
+  function renderRead(slot, st) {
+    const d = st.result;
+    const dec = d.decision;
+    const now = $("read-now");
+    const body = $("read-decision-body");
+    body.textContent = "";
+    const acts = dec && dec.actions ? Object.entries(dec.actions) : [];
+    $("read-decision").hidden = acts.length === 0;
+    if (!dec) now.textContent = t("read.over");
+    else if (dec.kind === "declare") now.textContent = t("read.declare", {lance: dec.lance});
+    else if (!acts.length) now.textContent = t("read.turn", {seat: t(`seat.${dec.seat}`)});
+    else now.textContent = t("read.decision", {what: dec.lance ? LANCE_ES[dec.lance]
+                                                              : dec.kind === "mus" ? "mus" : t("discard.h")});
+    for (const [a, x] of acts) {
+      const best = a === dec.best_reading;
+      const name = el("th", {scope: "row", lang: "es"}, a,
+                      best ? el("span", {class: "star", text: " ★", title: t("read.best")}) : null);
+      body.append(el("tr", {class: best ? "best" : "", "data-action": a}, name, el("td", {text: pct(x.p, 1)}),
+                     evCell(x.ev, x.se)));
+    }
+    $("read-decision-caption").textContent = dec && dec.lance
+      ? [LANCE_ES[dec.lance], ...(dec.history && dec.history.length ? [dec.history.join(", ")] : [])].join(" · ") : "";
+    const rb = $("read-body");
+    rb.textContent = "";
+    for (const [seat, x] of Object.entries(d.reads)) {
+      const tr = el("tr", {"data-seat": seat}, el("th", {scope: "row", text: t(`seat.${seat}`)}));
+      for (const k of ["pares", "juego", "31", "reyes2"]) {
+        tr.append(el("td", {"data-read": k}, pct(x[k].posterior, 1),
+                     el("span", {class: "se", text: ` [${pct(x[k].prior, 0)}]`})));
+      }
+      tr.append(el("td", {"data-read": "points"}, fx(x.points.posterior, 1),
+                   el("span", {class: "se", text: ` [${fx(x.points.prior, 1)}]`})));
+      rb.append(tr);
+    }
+    $("read-table").hidden = false;
+    $("read-note").textContent = t("read.note", {src: dec && dec.source ? dec.source : d.strategies,
+                                                  n: fmtInt(d.samples), ess: fmtInt(Math.round(d.effective_samples)),
+                                                  seed: d.seed});
+  }
 
   /** The chart draws the odds of the table: the same parameters, and the seed a Monte Carlo run used. */
   function chartParams() {
@@ -1411,6 +1488,10 @@
     } else if (slot.name === "mus") {
       $("mus-advice").textContent = "";
       $("mus-detail").textContent = "";
+    } else if (slot.name === "read") {
+      for (const id of ["read-now", "read-decision-body", "read-body", "read-note"]) $(id).textContent = "";
+      $("read-decision").hidden = true;
+      $("read-table").hidden = true;
     } else if (slot.name === "chart") {
       const img = $("chart");
       img.hidden = true;
@@ -1711,7 +1792,7 @@
   // ------------------------------------------------------------------ the URL fragment
 
   const HASH_FIELDS = ["variant", "juego_real", "target", "signal", "method", "trials", "seed", "objective",
-                       "policy", "keep-trials", "score-us", "score-them"];
+                       "policy", "keep-trials", "score-us", "score-them", "read-history"];
 
   function saveHash() {
     const h = new URLSearchParams();
@@ -1821,7 +1902,7 @@
     for (const id of ["target", "signal", "method", "objective", "policy", "redeal_4567", "mus_visto"]) {
       $(id).addEventListener("change", () => changed(true));
     }
-    for (const id of ["trials", "seed", "keep-trials", "score-us", "score-them"]) {
+    for (const id of ["trials", "seed", "keep-trials", "score-us", "score-them", "read-history"]) {
       $(id).addEventListener("input", () => changed());
     }
     for (const p of Object.keys(panels)) {
