@@ -675,10 +675,10 @@ def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarra
     acts: dict[str, dict[str, float | None]] = {}
     for a, label in enumerate(nd.actions):
         acts[label] = {"p": round(float(own[a]), 4), **action_ev(acc[ln.node][a])}
-    valued = {a: x["ev"] for a, x in acts.items() if x["ev"] is not None}
+    valued: dict[str, float] = {a: float(x["ev"]) for a, x in acts.items() if x["ev"] is not None}
     return {"kind": "bet", "seat": SEATS[q], "lance": ln.lance, "history": list(ln.actions),
             "declared": pattern_text(ln.pattern) if ln.lance in ("pares", "juego") else None,
-            "actions": acts, "best_reading": max(valued, key=valued.get) if valued else None,
+            "actions": acts, "best_reading": max(valued, key=lambda a: valued[a]) if valued else None,
             "units": "stones for your team in this lance, from here",
             "source": "P: the shipped per-lance equilibrium (it reads nothing of the earlier lances); EV: over the "
                       "deals the history weights, the others playing the shipped strategies on"}

@@ -337,7 +337,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
         if z is None:
             r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
                              team=x if kind == "team" else None)
-            cache.save(path, **{k: np.asarray(r[k], float) for k in ("gain", "gain_se", "gain_in")})
+            cache.save(path, True, gain=np.asarray(r["gain"], float), gain_se=np.asarray(r["gain_se"], float),
+                       gain_in=np.asarray(r["gain_in"], float))
         else:
             r = {k: float(z[k]) for k in ("gain", "gain_se", "gain_in")}
         rows.append({"lance": lance, "source": src,

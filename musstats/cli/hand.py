@@ -44,8 +44,8 @@ def hand(cards, seat, history, exploitability, samples, seed, variant, juego_rea
     fmt = fmt.lower()
     with run_threads(checks.threads(number(threads, "--threads"))):
         if exploitability:
-            res = whole_hand.whole_hand_exploitability(variant)
-            finish(to_json(res) if fmt == "json" else render_whole_hand(res))
+            doc = whole_hand.whole_hand_exploitability(variant)
+            finish(to_json(doc) if fmt == "json" else render_whole_hand(doc))
             return
         res = reading.hand(" ".join(cards), seat, history=history, variant=variant,
                            **({"samples": number(samples, "--samples")} if samples is not None else {}),
