@@ -315,9 +315,10 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
                   progress=None):
     """What reading the public history is worth against the shipped per-lance strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
-    pair reading together), the gain chosen on ``n`` hands and valued on ``n`` independent ones
-    (``gain`` ± ``gain_se``: a lower bound) and in sample (``gain_in``, biased up).  The hands
-    are played by :func:`simulate` (seeds ``seed`` and ``seed + 1``)."""
+    pair reading together; without, the pairs' rows the disk cache holds), the gain chosen on
+    ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``: a lower bound) and
+    in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
+    ``seed`` and ``seed + 1``)."""
     import pandas as pd
 
     from musstats.rules.labels import SEATS
@@ -327,13 +328,15 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     v = variant or Variant()
     a, b = simulate(n, seed, v), simulate(n, seed + 1, v)
     jobs = [(lance, src, who) for lance in LANCE_ORDER for src in sources_of(lance)
-            for who in [("seat", q) for q in range(4)] + ([("team", t) for t in (0, 1)] if teams else [])]
+            for who in [("seat", q) for q in range(4)] + [("team", t) for t in (0, 1)]]
     rows = []
     inputs = _inputs_digest(v)
     for i, (lance, src, (kind, x)) in enumerate(jobs):
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
         z = cache.load(path)
+        if z is None and kind == "team" and not teams:
+            continue
         if z is None:
             r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
                              team=x if kind == "team" else None)
@@ -365,15 +368,16 @@ def exploitability_document(df) -> dict:
     """The whole-hand figures of a :func:`reading_table` (stones per hand): ``nashconv`` the sum
     over the four seats and the lances of what a seat gains by reading all it can (grande: who
     cut and the cards taken), ``team_gain`` per pair the same for the pair reading together,
-    each ± SE; ``by_source`` the sum over the seats per source; ``rows`` the table."""
+    each ± SE, over the lances ``team_lances`` whose pairs' rows were measured; ``by_source`` the
+    sum over the seats per source; ``rows`` the table."""
     a = df.attrs
 
-    def best(rows):  # per lance, the widest reading measured
+    def best(rows):  # per lance, the widest reading measured (all sources; else the one that gains most)
         out = []
         for lance in LANCE_ORDER:
             r = rows[rows.lance == lance]
             if len(r):
-                src = "all" if (r.source == "all").any() else r.source.iloc[0]
+                src = "all" if (r.source == "all").any() else r.groupby("source").gain.sum().idxmax()
                 out.append(r[r.source == src])
         import pandas as pd
 
@@ -382,12 +386,13 @@ def exploitability_document(df) -> dict:
     seats = best(df[df.kind == "seat"])
     nash = float(seats.gain.sum())
     nash_se = float(np.sqrt((seats.gain_se ** 2).sum()))
-    team, team_se = [], []
+    team, team_se, team_lances = [], [], []
     for who in ("mano+third", "second+postre"):
         r = df[(df.kind == "team") & (df.reader == who)]
         r = best(r) if len(r) else r
         team.append(round(float(r.gain.sum()), 4) if len(r) else None)
         team_se.append(round(float(np.sqrt((r.gain_se ** 2).sum())), 4) if len(r) else None)
+        team_lances.append([x for x in LANCE_ORDER if (r.lance == x).any()] if len(r) else [])
     by_source = {}
     for src, r in df[df.kind == "seat"].groupby("source"):
         by_source[src] = {"gain": round(float(r.gain.sum()), 4), "gain_se": round(float(np.sqrt((r.gain_se ** 2).sum())), 4)}
@@ -396,7 +401,7 @@ def exploitability_document(df) -> dict:
                           "solved as one game: these figures are also the baseline)",
             "method": a.get("method"),
             "nashconv": round(nash, 4), "nashconv_se": round(nash_se, 4),
-            "team_gain": team, "team_gain_se": team_se,
+            "team_gain": team, "team_gain_se": team_se, "team_lances": team_lances,
             "baseline_nashconv": round(nash, 4), "baseline_nashconv_se": round(nash_se, 4),
             "by_source": by_source, "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
             "rows": [{k: (round(x, 4) if isinstance(x, float) else x) for k, x in r.items()}

@@ -543,9 +543,11 @@ def render_whole_hand(d: dict) -> str:
     tse = d.get("team_gain_se") or [None, None]
     lines = [f"A seat reading all it can, summed over the four seats and the lances (NashConv, a lower bound): "
              f"{d['nashconv']:.3f} ± {d['nashconv_se']:.3f}"]
-    for who, g, se in (("mano and third", team[0], tse[0]), ("second and postre", team[1], tse[1])):
+    tl = d.get("team_lances") or [[], []]
+    for who, g, se, ls in (("mano and third", team[0], tse[0], tl[0]), ("second and postre", team[1], tse[1], tl[1])):
         if g is not None:
-            lines.append(f"A pair reading together ({who}): {g:.3f} ± {se:.3f}")
+            lines.append(f"A pair reading together ({who}), in {', '.join(ls) or 'the lances measured'}: "
+                         f"{g:.3f} ± {se:.3f}")
     return _console_text(t) + "".join(x + "\n" for x in lines)
 
 
