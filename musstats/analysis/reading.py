@@ -135,7 +135,7 @@ def _split(text: str) -> list[str]:
     return [x for x in (y.strip() for y in re.split(r"[,\s]+", text)) if x]
 
 
-def _mus_calls(words: list[str], where: str) -> list[str] | None:
+def _mus_calls(words: list[str]) -> list[str] | None:
     out = []
     for w in words:
         c = _MUS_WORDS.get(w.lower().replace(" ", ""))
@@ -242,7 +242,7 @@ def parse_history(text: str | None, seat: int, hand_index: int, variant: Variant
             counts = got
             stage = "again"
             continue
-        said = _mus_calls(_split(raw), raw)
+        said = _mus_calls(_split(raw))
         if said is None:
             raise MusError(f"cannot read '{raw}': a part of the history is the mus (mus,mus,corto), the cards thrown "
                            f"(1,3,2,4) or a lance (grande: paso,envido 2)")
