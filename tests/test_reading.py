@@ -254,3 +254,29 @@ def test_rules_whose_strategies_do_not_ship_are_refused(variant):
 
     with pytest.raises(MusError, match="8 reyes|ten kings"):
         hand("R R 3 A", "mano", history="corto", variant=variant)
+
+
+def test_the_deals_throw_what_the_discard_table_throws_and_keep_the_rest():
+    """After a mus round each other seat threw 4 minus the cards its keep mask keeps (the
+    shipped table), his final hand holds the cards kept, and your cards are nobody else's."""
+    from musstats.analysis.reading import _deals
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+    from musstats.tables.policies import get_policy
+
+    t = hand_tables(V)
+    pol = get_policy("table", V)[0]
+    mine = parse_hand("R R 7 5")
+    dealt, final, thrown = _deals(V, mine, 1, True, 4000, 3)
+    assert (dealt[:, 1] == -1).all() and (thrown[:, 1] == -1).all()
+    own = t.counts[t.index_of(mine)]
+    for i in range(0, 4000, 7):
+        used = own.copy()
+        for q in (0, 2, 3):
+            mask = int(pol[q, dealt[i, q]])
+            kept = [int(t.cls4[dealt[i, q], b]) for b in range(4) if mask >> b & 1]
+            assert thrown[i, q] == 4 - len(kept)
+            fin = t.counts[final[i, q]]
+            assert all(fin[c] >= kept.count(c) for c in set(kept))
+            used = used + fin
+        assert (used <= t.class_count).all()  # the four hands played come from one deck
