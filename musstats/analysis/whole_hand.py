@@ -22,7 +22,8 @@ What a reader sees (``SOURCES``):
 * ``"declarations"`` -- in juego and punto, who declared pares;
 * ``"all"`` -- all three at once.
 
-A class always carries whether the mus round was played (the strategies differ).  Stones
+A class always carries whether the mus round was played (the strategies differ); beyond
+``MAX_CLASSES`` classes the rarest merge into one.  Stones
 per hand: an accepted órdago is worth ``K`` stones (the solver's payoff) and ends the hand.
 """
 
@@ -47,6 +48,9 @@ LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
 SOURCES = ("mus", "lances", "declarations", "all")
 #: classes of one lance's betting: en paso; the first bettor's seat and whether the bet was refused or seen
 N_LANCE_CLASSES = 9
+#: the most classes a reader's history falls into (the mus bit included): beyond them the rarest
+#: histories are read as one (juego and punto reading everything: some 40,000 occur)
+MAX_CLASSES = 4096
 
 
 @dataclass
@@ -177,9 +181,16 @@ def reading_classes(h: Hands, lance: str, source: str, seat: int) -> tuple[np.nd
         code = code + size * x
         size *= k
     # keep only the classes that occur (a reader's states are his hand times these), the mus
-    # round in the lowest bit
-    uniq, inv = np.unique(code, return_inverse=True)
-    return h.mus.astype(np.int64) + 2 * inv.astype(np.int64), 2 * int(uniq.shape[0])
+    # round in the lowest bit; beyond MAX_CLASSES the rarest merge into one
+    uniq, inv, cnt = np.unique(code, return_inverse=True, return_counts=True)
+    inv = inv.astype(np.int64)
+    if 2 * uniq.shape[0] > MAX_CLASSES:
+        keep = MAX_CLASSES // 2 - 1
+        rank = np.empty(uniq.shape[0], np.int64)
+        rank[np.argsort(-cnt, kind="stable")] = np.arange(uniq.shape[0])
+        inv = np.minimum(rank[inv], keep)
+        return h.mus.astype(np.int64) + 2 * inv, MAX_CLASSES
+    return h.mus.astype(np.int64) + 2 * inv, 2 * int(uniq.shape[0])
 
 
 def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: int, v: Variant):
