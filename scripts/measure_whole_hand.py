@@ -39,15 +39,22 @@ def main(argv=None) -> int:
     bar = ProgressBar("lances x sources x readers")
     df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar)
     bar.close()
-    seats = df[df.kind == "seat"]
-    by_source = seats.groupby("source").agg(gain=("gain", "sum"), gain_in=("gain_in", "sum"))
-    by_source["gain_se"] = seats.groupby("source")["gain_se"].apply(lambda s: float((s ** 2).sum() ** 0.5))
+    from musstats.analysis.whole_hand import exploitability_document
+
+    doc = exploitability_document(df)
+    by_source = "\n".join(f"| {src} | {x['gain']:.4f} | {x['gain_se']:.4f} |" for src, x in doc["by_source"].items())
+    teams = "; ".join(f"{who} {g:.4f} ± {se:.4f} ({', '.join(ls)})" for who, g, se, ls in
+                      zip(("mano+third", "second+postre"), doc["team_gain"], doc["team_gain_se"], doc["team_lances"])
+                      if g is not None)
     text = [f"Whole hands: {a.hands:,} to choose the responses on and {a.hands:,} to value them on (seed {a.seed}); "
             f"the mus round in {100 * df.attrs['mus_share']:.1f} % of them, an accepted órdago ending "
             f"{100 * df.attrs['ordago_ended']:.1f} %; {time.perf_counter() - t0:.0f} s.", "",
             frame_to_markdown(df.drop(columns=["kind"]).round(4)), "",
-            "Summed over the four seats and the lances, per source (stones per hand):", "",
-            frame_to_markdown(by_source.reset_index().round(4))]
+            "Each row's lower bound counted at max(gain, 0); per lance and reader the source that gains most "
+            f"(stones per hand): NashConv {doc['nashconv']:.4f} ± {doc['nashconv_se']:.4f}"
+            + (f"; pairs reading together: {teams}" if teams else "") + ".", "",
+            "Per source, summed over the seats and the lances:", "",
+            "| source | gain | gain_se |", "|---|---:|---:|", by_source]
     out = "\n".join(text) + "\n"
     print(out)
     if a.ship:

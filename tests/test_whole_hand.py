@@ -89,3 +89,70 @@ def test_reading_gain_is_never_negative_in_sample(hands):
     b = simulate(20_000, 4)
     r = reading_gain("chica", "mus", hands, b, seat=3)
     assert r["gain_in"] >= -1e-12 and r["gain_se"] > 0
+
+
+def test_the_whole_hand_figures_add_each_readers_best_source_floored_at_zero():
+    """NashConv per hand: per lance and reader the source whose response gains most, a negative
+    lower bound counting as zero (a reader's gain is never negative), summed over the seats and
+    the lances, the standard errors of the rows above zero in quadrature; a pair's gain the
+    same over its rows (hand calculation on a made-up table)."""
+    import pandas as pd
+
+    from musstats.analysis.whole_hand import exploitability_document
+
+    rows = []
+    seat_gain = {("grande", "mus"): [-0.05, 0.02, 0.03, 0.04],  # mano's bound is negative: 0
+                 ("chica", "mus"): [0.01, 0.30, 0.01, 0.01],  # second gains most reading the mus
+                 ("chica", "lances"): [0.02, 0.02, 0.02, 0.02],
+                 ("chica", "all"): [0.10, 0.20, -0.30, 0.40]}  # third: his lances' 0.02
+    for (lance, src), gains in seat_gain.items():
+        for who, g in zip(("mano", "second", "third", "postre"), gains):
+            rows.append({"lance": lance, "source": src, "reader": who, "kind": "seat", "gain": g,
+                         "gain_se": 0.01, "gain_in": 2 * g})
+        for who, g in (("mano+third", 0.3 if src != "lances" else 0.5), ("second+postre", -0.2)):
+            rows.append({"lance": lance, "source": src, "reader": who, "kind": "team", "gain": g,
+                         "gain_se": 0.02, "gain_in": g})
+    df = pd.DataFrame(rows)
+    df.attrs.update({"variant": "8-reyes", "hands": 10, "seed": 1, "method": "m"})
+    d = exploitability_document(df)
+    # grande 0 + 0.02 + 0.03 + 0.04; chica 0.10 + 0.30 + 0.02 + 0.40
+    assert d["nashconv"] == pytest.approx(0.09 + 0.82)
+    assert d["nashconv_se"] == pytest.approx(np.sqrt(7) * 0.01, abs=1e-4)
+    assert d["team_gain"] == [pytest.approx(0.3 + 0.5), 0.0]
+    assert d["team_gain_se"] == [pytest.approx(np.sqrt(2) * 0.02, abs=1e-4), 0.0]
+    assert d["team_lances"] == [["grande", "chica"], ["grande", "chica"]]
+    assert d["by_source"]["all"]["gain"] == pytest.approx(0.7)
+    assert d["baseline_nashconv"] == d["nashconv"]
+
+
+def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):
+    import json
+
+    from helpers import run_cli
+
+    code, out, err = run_cli(capsys, ["hand", "--exploitability", "--format", "json"])
+    assert code == 0, err
+    d = json.loads(out)
+    for key in ("nashconv", "nashconv_se", "team_gain", "team_gain_se", "baseline_nashconv", "baseline_nashconv_se"):
+        assert key in d
+    assert d["nashconv"] > 10 * d["nashconv_se"]  # reading the hand gains: the per-lance strategies read nothing
+    code, out, _ = run_cli(capsys, ["hand", "--exploitability"])
+    assert code == 0 and "Reading the whole hand" in out
+
+
+def test_a_reader_of_everything_has_at_most_max_classes(hands):
+    """Juego read through everything before it: the rarest histories merge so that a reader's
+    classes stay within MAX_CLASSES; the mus round stays in the lowest bit, and the most
+    frequent histories keep a class of their own."""
+    import musstats.analysis.whole_hand as W
+
+    old = W.MAX_CLASSES
+    W.MAX_CLASSES = 64
+    try:
+        cls, n = W.reading_classes(hands, "juego", "all", 0)
+    finally:
+        W.MAX_CLASSES = old
+    assert n == 64 and cls.max() < 64
+    assert ((cls & 1) == hands.mus).all()
+    counts = np.bincount(cls >> 1, minlength=32)
+    assert counts[31] >= counts[:31].max()  # the merged rest holds the many rare histories

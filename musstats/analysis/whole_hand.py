@@ -376,44 +376,47 @@ def _data_path(v: Variant):
 
 
 def exploitability_document(df) -> dict:
-    """The whole-hand figures of a :func:`reading_table` (stones per hand): ``nashconv`` the sum
-    over the four seats and the lances of what a seat gains by reading all it can (grande: who
-    cut and the cards taken), ``team_gain`` per pair the same for the pair reading together,
-    each ± SE, over the lances ``team_lances`` whose pairs' rows were measured; ``by_source`` the
-    sum over the seats per source; ``rows`` the table."""
+    """The whole-hand figures of a :func:`reading_table` (stones per hand).  A reader's true gain
+    is never negative (his best response can ignore what he reads), so each row's lower bound
+    counts as ``max(gain, 0)``; per lance and reader the source whose response gains most on
+    the valuing sample is kept (picking the largest of a few estimates adds about one standard
+    error).  ``nashconv``: the sum over the four seats and the lances; ``team_gain``: per pair
+    the same for the pair reading together, over the lances ``team_lances`` whose pairs' rows
+    were measured; each ± SE; ``by_source``: per source the sum over the seats and lances;
+    ``rows``: the table."""
+    import pandas as pd
+
     a = df.attrs
+    d = df.assign(floor=df.gain.clip(lower=0.0))
 
-    def best(rows):  # per lance, the widest reading measured (all sources; else the one that gains most)
-        out = []
-        for lance in LANCE_ORDER:
-            r = rows[rows.lance == lance]
-            if len(r):
-                src = "all" if (r.source == "all").any() else r.groupby("source").gain.sum().idxmax()
-                out.append(r[r.source == src])
-        import pandas as pd
+    def best(rows):  # per lance and reader, the source that gains most
+        if not len(rows):
+            return rows
+        return rows.loc[rows.groupby(["lance", "reader"]).floor.idxmax()]
 
-        return pd.concat(out)
+    def total(rows) -> tuple[float, float]:
+        se = np.where(rows.gain > 0, rows.gain_se, 0.0)  # a row at the floor adds no error
+        return round(float(rows.floor.sum()), 4), round(float(np.sqrt((se ** 2).sum())), 4)
 
-    seats = best(df[df.kind == "seat"])
-    nash = float(seats.gain.sum())
-    nash_se = float(np.sqrt((seats.gain_se ** 2).sum()))
+    nash, nash_se = total(best(d[d.kind == "seat"]))
     team, team_se, team_lances = [], [], []
     for who in ("mano+third", "second+postre"):
-        r = df[(df.kind == "team") & (df.reader == who)]
-        r = best(r) if len(r) else r
-        team.append(round(float(r.gain.sum()), 4) if len(r) else None)
-        team_se.append(round(float(np.sqrt((r.gain_se ** 2).sum())), 4) if len(r) else None)
-        team_lances.append([x for x in LANCE_ORDER if (r.lance == x).any()] if len(r) else [])
+        r = best(d[(d.kind == "team") & (d.reader == who)])
+        g, se = total(r) if len(r) else (None, None)
+        team.append(g)
+        team_se.append(se)
+        team_lances.append([x for x in LANCE_ORDER if len(r) and (r.lance == x).any()])
     by_source = {}
-    for src, r in df[df.kind == "seat"].groupby("source"):
-        by_source[src] = {"gain": round(float(r.gain.sum()), 4), "gain_se": round(float(np.sqrt((r.gain_se ** 2).sum())), 4)}
+    for src, r in d[d.kind == "seat"].groupby("source"):
+        g, se = total(pd.DataFrame(r))
+        by_source[src] = {"gain": g, "gain_se": se}
     return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
             "strategies": "the shipped per-lance strategies, cut flags and discard table (the whole hand is not "
                           "solved as one game: these figures are also the baseline)",
             "method": a.get("method"),
-            "nashconv": round(nash, 4), "nashconv_se": round(nash_se, 4),
+            "nashconv": nash, "nashconv_se": nash_se,
             "team_gain": team, "team_gain_se": team_se, "team_lances": team_lances,
-            "baseline_nashconv": round(nash, 4), "baseline_nashconv_se": round(nash_se, 4),
+            "baseline_nashconv": nash, "baseline_nashconv_se": nash_se,
             "by_source": by_source, "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
             "rows": [{k: (round(x, 4) if isinstance(x, float) else x) for k, x in r.items()}
                      for r in df.to_dict("records")]}

@@ -541,8 +541,8 @@ def render_whole_hand(d: dict) -> str:
                   f"{r['gain_in']:+.3f}")
     team = d.get("team_gain") or [None, None]
     tse = d.get("team_gain_se") or [None, None]
-    lines = [f"A seat reading all it can, summed over the four seats and the lances (NashConv, a lower bound): "
-             f"{d['nashconv']:.3f} ± {d['nashconv_se']:.3f}"]
+    lines = [f"A seat reading the history (per lance the source that gains most, a negative bound at 0), summed over "
+             f"the four seats and the lances (NashConv, a lower bound): {d['nashconv']:.3f} ± {d['nashconv_se']:.3f}"]
     tl = d.get("team_lances") or [[], []]
     for who, g, se, ls in (("mano and third", team[0], tse[0], tl[0]), ("second and postre", team[1], tse[1], tl[1])):
         if g is not None:
