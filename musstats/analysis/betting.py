@@ -523,7 +523,10 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
             for t in (0, 1):
                 for part, suffix in ((key, ""), (f"{key}_se", "_se"), (f"{key}_in", "_in")):
                     got = e.get(part)
-                    row[f"{stem}{t}{suffix}"] = nan if got is None else got[t]
+                    # on sampled deals a pair seeing both hands is chosen on too few deals per pair of
+                    # hands to be valued apart: after the mus that measure is not shown (docs/quality.md)
+                    unusable = stem == "pooled" and deal == "after-mus"
+                    row[f"{stem}{t}{suffix}"] = nan if got is None or unusable else got[t]
         row.update({"team_how": " / ".join(e.get("team_how") or []),
                     "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
                     "exact": bool(e.get("exact", False)), "seconds": round(sol.seconds, 1),

@@ -106,14 +106,22 @@ EVAL_SAMPLES = 100_000
 FORMAT = 2
 
 
-def default_method(deal: str, info: str, payoff: Payoff) -> str:
+#: the after-mus subgames solved with the team scheme: chica, where a pair changing together beat
+#: DCFR's equilibrium by 0.39 stones a chica (docs/quality.md)
+TEAM_AFTER_MUS = ("chica",)
+
+
+def default_method(deal: str, info: str, payoff: Payoff, lance: str | None = None) -> str:
     """The CFR scheme of a subgame (:data:`musstats.engines.solving.cfr.PRESETS`): the team-sound
     scheme for the lances' betting with private information and the hands as dealt (partners
-    decide apart, so a pair changing together must be trained against); DCFR after the mus
-    (the deal solver with the team scheme and its measures does not fit the build's time),
-    for the two-player pooled game and for the órdago at a score."""
+    decide apart, so a pair changing together must be trained against), and after the mus in
+    the lances of :data:`TEAM_AFTER_MUS`; DCFR for the other after-mus subgames (the deal solver
+    with the team scheme and its measures does not fit the build's time there), for the
+    two-player pooled game and for the órdago at a score."""
     private = info == "private" and isinstance(payoff, StonePayoff)
-    return "team" if private and deal == "as-dealt" else "dcfr"
+    if not private:
+        return "dcfr"
+    return "team" if deal == "as-dealt" or lance in TEAM_AFTER_MUS else "dcfr"
 
 
 def default_solver(deal: str, info: str = "private") -> str:
@@ -164,7 +172,7 @@ class Spec:
             raise MusError("the exact solver samples nothing: it takes no batch or pool (only iterations)")
         object.__setattr__(self, "solver", solver)
         if self.method in (None, "auto"):
-            object.__setattr__(self, "method", default_method(self.deal, self.info, self.payoff))
+            object.__setattr__(self, "method", default_method(self.deal, self.info, self.payoff, self.lance))
         defaults = dict(SOLVER_DEFAULTS[solver])
         if solver == "vector" and self.lance in VECTOR_BATCH:
             defaults["batch"] = VECTOR_BATCH[self.lance]

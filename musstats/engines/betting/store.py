@@ -26,7 +26,7 @@ def shipped_path(variant: Variant, deal: str, info: str = "private", method: str
 def _shipped_of(spec: Spec) -> Path:
     from musstats.engines.betting.specs import default_method
 
-    other = spec.method != default_method(spec.deal, spec.info, spec.payoff)
+    other = spec.method != default_method(spec.deal, spec.info, spec.payoff, spec.lance)
     return shipped_path(spec.variant, spec.deal, spec.info, spec.method if other else None)
 
 
