@@ -353,16 +353,14 @@ def _solved(lance: str, pattern: int, deal: str, v: Variant):
 def _deals(v: Variant, cards, seat: int, mus: bool, n: int, seed: int, batch: int = 0):
     from musstats._kernels.reads import deal_history
     from musstats.engines.musphase import _user_cards, deck_ids
-    from musstats.engines.random import seed_states
+    from musstats.engines.random import chunk_trials, seed_states
     from musstats.tables.hands import hand_tables
     from musstats.tables.policies import get_policy
 
     t = hand_tables(v)
     _, unseen = _user_cards(list(cards), v)
     n_chunks = 16
-    per = np.full(n_chunks, n // n_chunks, np.int64)
-    per[: n % n_chunks] += 1
-    offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+    per, offsets = chunk_trials(n, n_chunks)
     seeds = seed_states(int(seed), n_chunks, key=(READ_KEY, int(seat), int(mus), int(batch)))
     policy = get_policy("table", v)[0].astype(np.int64)
     return deal_history(seeds, per, offsets, unseen, int(seat), bool(mus), policy, deck_ids(v), t.n_classes,
@@ -377,14 +375,13 @@ def _tremble(p: np.ndarray, n_act: int) -> np.ndarray:
     return (1.0 - TREMBLE) * p + TREMBLE / n_act
 
 
-def _lance_weight(ln: Lance, final: np.ndarray, seat: int, deal: str, v: Variant, upto: int | None = None
-                  ) -> np.ndarray:
-    """The probability of the other seats' actions of ``ln`` (the first ``upto`` of them) in each
-    deal, under the shipped per-lance strategies."""
+def _lance_weight(ln: Lance, final: np.ndarray, seat: int, deal: str, v: Variant) -> np.ndarray:
+    """The probability of the other seats' actions of ``ln`` in each deal, under the shipped
+    per-lance strategies."""
     from musstats.engines.betting.info import prepare
 
     w = np.ones(final.shape[0])
-    acts = ln.actions if upto is None else ln.actions[:upto]
+    acts = ln.actions
     if not ln.bet or not acts:
         return w
     sol = _solved(ln.lance, ln.pattern, deal, v)
@@ -397,9 +394,8 @@ def _lance_weight(ln: Lance, final: np.ndarray, seat: int, deal: str, v: Variant
         q = int(nd.seat)
         i = nd.actions.index(a)
         if q != seat:
-            k = int(game.owner[node])
-            slot = game.obase[k] + st[:, k].astype(np.int64) * game.stride[k] + game.noff[node]
-            w *= _tremble(np.clip(sigma[slot + i], 0.0, 1.0), len(nd.actions))
+            p = game.block(sigma, node)[st[:, int(game.owner[node])], i]
+            w *= _tremble(np.clip(p, 0.0, 1.0), len(nd.actions))
         node = nd.children[i]
     return w
 
@@ -520,8 +516,6 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
     t.remaining(cards)
     h = t.index_of(cards)
     hist = parse_history(history, q, h, v)
-    if hist.lances and hist.lances[-1].bet:
-        _solved("grande", 15, hist.deal, v)  # MusError where no strategy ships for the variant
     parts: list[tuple[np.ndarray, ...]] = []
     ess = 0.0
     prior: dict[int, dict[str, np.ndarray]] = {}

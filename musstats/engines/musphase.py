@@ -264,15 +264,13 @@ def deals_after_mus(n: int, seed: int, variant: Variant = Variant(), *, rounds: 
     ``with_rounds``: [n, 5], the fifth column the number of mus rounds each deal had;
     ``with_dealt``: [n, 9], then the hands as first dealt (seat order)."""
     from musstats._kernels.mus import deals_after_mus as _kernel
-    from musstats.engines.random import seed_states
+    from musstats.engines.random import chunk_trials, seed_states
 
     t = hand_tables(variant)
     pol, _ = get_policy(policy, variant)
     n = int(n)
     n_chunks = min(N_CHUNKS, max(1, n))
-    per = np.full(n_chunks, n // n_chunks, np.int64)
-    per[: n % n_chunks] += 1
-    offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+    per, offsets = chunk_trials(n, n_chunks)
     seeds = seed_states(seed, n_chunks, key=key)
     visto = bool(variant.mus_visto) and rounds > 0  # hands played as dealt see no visto round
     pol_visto = visto_policy(pol, variant) if visto else pol

@@ -12,7 +12,7 @@ import numpy as np
 
 from musstats.base.errors import MusError
 
-__all__ = ["seed_states"]
+__all__ = ["seed_states", "chunk_trials"]
 
 #: NumPy's SeedSequence pool: 32-bit words
 _POOL = 4
@@ -54,3 +54,12 @@ def seed_states(seed: int, count: int, start: int = 0, key: tuple[int, ...] = ()
         spawn_states(entropy_prefix(seed, tuple(key)), int(start), out)
         out[~out.any(axis=1), 0] = 1
     return out
+
+
+def chunk_trials(n: int, n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` trials cut into ``n_chunks`` chunks as even as can be (the first ``n % n_chunks`` one
+    larger): the trials of each chunk and where each starts, int64 [n_chunks] both."""
+    per = np.full(n_chunks, n // n_chunks, np.int64)
+    per[: n % n_chunks] += 1
+    offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+    return per, offsets

@@ -238,7 +238,7 @@ def conditioned_deals(deal: str, variant: Variant, hand: int, seat: int, n: int,
     if deal == "as-dealt":
         from musstats._kernels.betting import deal_others
         from musstats.engines.musphase import _user_cards, deck_ids
-        from musstats.engines.random import seed_states
+        from musstats.engines.random import chunk_trials, seed_states
         from musstats.tables.hands import hand_cards, hand_tables
 
         t = hand_tables(variant)
@@ -246,9 +246,7 @@ def conditioned_deals(deal: str, variant: Variant, hand: int, seat: int, n: int,
             cards = hand_cards(hand, variant)
         user, unseen = _user_cards(list(cards), variant)
         n_chunks = 16
-        per = np.full(n_chunks, n // n_chunks, np.int64)
-        per[: n % n_chunks] += 1
-        offsets = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(np.int64)
+        per, offsets = chunk_trials(n, n_chunks)
         seeds = seed_states(seed, n_chunks, key=(EV_KEY, seat, hand))
         return deal_others(seeds, per, offsets, user, unseen, seat, deck_ids(variant), t.n_classes,
                            t.idx4.astype(np.int64))
