@@ -725,9 +725,9 @@ GAIN_DEALS = 1_000_000
 
 
 def _gain_path(v: Variant):
-    from pathlib import Path
+    from musstats.base.files import data_file
 
-    return Path(__file__).resolve().parents[1] / "data" / f"betting_gain_{v.deck}_{v.juego_real}.npz"
+    return data_file("betting_gain", v)
 
 
 #: the gain tables: a hand kept as dealt (cutting), a final hand after one mus round in which

@@ -193,7 +193,9 @@ def rest_source(lance: str, pattern: int, variant: Variant, deal: str) -> str:
 def rest_file(variant: Variant) -> Path:
     """``musstats/data/ordago_rest_<deck>_<juego real>.npz``: the shipped tables of
     :func:`rest_of_hand` (scripts/build_ordago.py)."""
-    return Path(__file__).resolve().parents[1] / "data" / f"ordago_rest_{variant.deck}_{variant.juego_real}.npz"
+    from musstats.base.files import data_file
+
+    return data_file("ordago_rest", variant)
 
 
 def _shipped_rest(lance: str, pattern: int, variant: Variant, deal: str) -> RestOfHand | None:
@@ -349,7 +351,9 @@ def warm_state(spec: Spec, R: np.ndarray, t: int):
 
 def anchor_file(variant: Variant) -> Path:
     """``musstats/data/ordago_anchors_<deck>_<juego real>.npz``: the shipped warm starts."""
-    return Path(__file__).resolve().parents[1] / "data" / f"ordago_anchors_{variant.deck}_{variant.juego_real}.npz"
+    from musstats.base.files import data_file
+
+    return data_file("ordago_anchors", variant)
 
 
 _ANCHORS: dict[str, Any] = {}

@@ -300,13 +300,12 @@ def _inputs_digest(v: Variant) -> str:
     """A hash of what the simulated hands are played with: the shipped betting strategies, the
     discard table (with its cut flags) and the solving sources."""
     import hashlib
-    from pathlib import Path
 
+    from musstats.base.files import DATA_DIR, data_file
     from musstats.engines.solving.store import source_digest
 
-    data = Path(__file__).resolve().parents[1] / "data"
     h = hashlib.sha256(source_digest().encode())
-    for p in sorted(data.glob(f"betting_{v.deck}_{v.juego_real}_*.npz")) + [data / f"discard_{v.deck}_{v.juego_real}.npz"]:
+    for p in sorted(DATA_DIR.glob(f"betting_{v.deck}_{v.juego_real}_*.npz")) + [data_file("discard", v)]:
         if p.is_file():
             h.update(p.name.encode())
             h.update(p.read_bytes())
@@ -370,9 +369,9 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
 
 
 def _data_path(v: Variant):
-    from pathlib import Path
+    from musstats.base.files import data_file
 
-    return Path(__file__).resolve().parents[1] / "data" / f"whole_hand_{v.deck}_{v.juego_real}.json"
+    return data_file("whole_hand", v, ext="json")
 
 
 def exploitability_document(df) -> dict:

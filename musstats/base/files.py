@@ -15,8 +15,8 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-__all__ = ["atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output", "remove_temporary_files",
-           "read_npz", "forget_npz", "write_npz"]
+__all__ = ["DATA_DIR", "data_file", "atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output",
+           "remove_temporary_files", "read_npz", "forget_npz", "write_npz"]
 
 from musstats.base.errors import MusError
 
@@ -133,3 +133,13 @@ def write_npz(path: str | os.PathLike, arrays: dict, compressed: bool = True) ->
 
     forget_npz(path)
     return atomic_write(path, write)
+
+
+#: the package's shipped data files (musstats/data)
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+
+
+def data_file(stem: str, variant, suffix: str = "", ext: str = "npz") -> Path:
+    """``musstats/data/<stem>_<deck>_<juego real><suffix>.<ext>``: a shipped file of the rules of
+    ``variant`` (anything with ``deck`` and ``juego_real``)."""
+    return DATA_DIR / f"{stem}_{variant.deck}_{variant.juego_real}{suffix}.{ext}"

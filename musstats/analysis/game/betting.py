@@ -154,7 +154,9 @@ def betting_outcomes(variant: Variant, *, deals: int = DEFAULT_BETTING_DEALS, se
 
 def shipped_path(variant: Variant) -> Path:
     """``musstats/data/game_betting_<deck>_<juego real>.npz``."""
-    return Path(__file__).resolve().parents[2] / "data" / f"game_betting_{variant.deck}_{variant.juego_real}.npz"
+    from musstats.base.files import data_file
+
+    return data_file("game_betting", variant)
 
 
 def load_shipped(variant: Variant, key: dict) -> BettingOutcomes | None:

@@ -310,7 +310,9 @@ def _cached_outcomes(v: Variant, source: str, n: int, seed: int, timings: dict[s
 def paso_shipped_path(variant: Variant) -> Path:
     """``musstats/data/game_paso_<deck>_<juego real>.npz``: the en-paso outcome tables of the
     default deals and seed, per deal source (scripts/build_game_paso.py)."""
-    return Path(__file__).resolve().parents[2] / "data" / f"game_paso_{variant.deck}_{variant.juego_real}.npz"
+    from musstats.base.files import data_file
+
+    return data_file("game_paso", variant)
 
 
 def paso_shipped_key(v: Variant, source: str, n: int, seed: int) -> tuple:

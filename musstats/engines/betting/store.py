@@ -19,8 +19,9 @@ def shipped_path(variant: Variant, deal: str, info: str = "private", method: str
     """``musstats/data/betting_<deck>_<juego real>_<deal>_<info>.npz``, with ``_<method>`` before
     the extension for strategies of a scheme other than the default (kept for comparison)."""
     tail = f"_{method}" if method else ""
-    return (Path(__file__).resolve().parents[2] / "data" /
-            f"betting_{variant.deck}_{variant.juego_real}_{deal}_{info}{tail}.npz")
+    from musstats.base.files import data_file
+
+    return data_file("betting", variant, f"_{deal}_{info}{tail}")
 
 
 def _shipped_of(spec: Spec) -> Path:
