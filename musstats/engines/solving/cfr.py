@@ -184,6 +184,7 @@ def solve(game: SolverGame, config: SolveConfig, *,
             for grp in groups:
                 vals = game.action_values(grp, lay.floored(sig, eps), t)
                 for k, acc in zip(grp, vals):
+                    acc = lay.tie_values(k, acc)
                     rb, m = int(lay.tb[k]), int(lay.m[k])
                     average_owner(S, R, sig, w, lay.tr, rb, m, k)
                     dcfr_update_owner(R, acc, sig, rb, m, lay.own_nodes[k], lay.tr, float(t), config.alpha,

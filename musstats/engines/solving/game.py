@@ -17,6 +17,13 @@ Two layouts of a strategy:
   column = the index of the state among the owner's *columns*): what the CFR driver, the
   exploitability module and the kernels of public chance sampling work on.
 
+An owner's information may **grow during the game** (the cards drawn in a mus round): his
+state is then everything he will privately see in the hand, and at the nodes before he has
+seen all of it his states are *tied* in groups (:attr:`Game.ties`): the states of a group share
+one information set there (one strategy, trained on the group's summed values, and one
+choice in a best response).  With the groups of a node the owner's view at that node, a
+perfect-recall owner's earlier views are coarser than his later ones.
+
 A :class:`SolverGame` adds chance: how a CFR iteration gets each owner's counterfactual
 action values (sampled deals, public chance sampling over one seat's hands, or the exact
 law of the states), and how a best response and a strategy's value are measured on a
@@ -69,10 +76,24 @@ class Game:
     iset_n: np.ndarray  # int64 [infosets]
     seat_owner: tuple[int, ...]
     columns: tuple[tuple[str, int], ...]
+    #: ``(owner, nodes, group)`` entries: at ``nodes`` (int64) the owner's states ``s`` with equal
+    #: ``group[s]`` (int64 [n_states]) are one information set; states are untied elsewhere
+    ties: tuple = ()
 
     @property
     def n_owners(self) -> int:
         return int(self.team.shape[0])
+
+    def tied(self, sigma: np.ndarray) -> bool:
+        """Whether ``sigma`` (stored layout) plays the same at every tied information set."""
+        for k, nodes, group in self.ties:
+            for n in nodes:
+                b = self.block(sigma, int(n))
+                for gi in np.unique(group):
+                    rows = b[np.asarray(group) == gi]
+                    if not np.allclose(rows, rows[0], atol=1e-9):
+                        return False
+        return True
 
     def kernel_args(self):
         """The arrays of the deal kernels (:class:`musstats._kernels.cfr.GameArrays`)."""
@@ -157,11 +178,12 @@ class _Tree:
     lance: str
 
 
-def make_custom_game(tree_arrays: dict, U: np.ndarray, team, n_states) -> Game:
-    """A game from raw arrays (toy games: Kuhn poker and the like).
+def make_custom_game(tree_arrays: dict, U: np.ndarray, team, n_states, ties=()) -> Game:
+    """A game from raw arrays (toy games: Kuhn poker, a small whole hand and the like).
 
     ``tree_arrays``: ``is_term``, ``first``, ``n_act``, ``term``, ``owner`` (int [N]).  Owner
-    ``k``'s state in a deal is column ``k`` of the deal's states."""
+    ``k``'s state in a deal is column ``k`` of the deal's states.  ``ties``: ``(owner, nodes,
+    group)`` entries (:attr:`Game.ties`)."""
     t = _Tree()
     for k in ("is_term", "first", "n_act", "term"):
         setattr(t, k, np.ascontiguousarray(tree_arrays[k], np.int64))
@@ -174,8 +196,15 @@ def make_custom_game(tree_arrays: dict, U: np.ndarray, team, n_states) -> Game:
         raise MusError("a game has at most four owners")
     noff, obase, stride, off, ib, inn = layout_arrays(t.is_term, t.n_act, owner, ns)
     cols = tuple(("seat", k) for k in range(len(ns)))
+    tie = []
+    for k, nodes, group in ties:
+        nodes = np.asarray(nodes, np.int64)
+        group = np.asarray(group, np.int64)
+        if group.shape != (int(ns[k]),) or not (owner[nodes] == k).all():
+            raise MusError("a tie names nodes of its owner and a group for each of his states")
+        tie.append((int(k), nodes, group))
     return Game(cast(Any, t), "custom", np.ascontiguousarray(U, np.float64), owner, np.asarray(team, np.int64),
-                ns, noff, obase, stride, off, ib, inn, tuple(range(len(ns))), cols)
+                ns, noff, obase, stride, off, ib, inn, tuple(range(len(ns))), cols, tuple(tie))
 
 
 # ---------------------------------------------------------------------------
@@ -313,18 +342,35 @@ class Layout:
         Q[tnodes] = T[tr[7, tnodes]]
         resp = np.zeros((self.rows(k), m))
         cols = np.arange(m)
+        tied = self._tie_of_node.get(k, {})
         for n in range(N - 1, -1, -1):
             if tr[0, n]:
                 continue
             f, na = int(tr[1, n]), int(tr[2, n])
             ch = Q[f: f + na]
             if tr[3, n] == k:
-                a = np.argmax(ch, axis=0)
+                G = tied.get(n)
+                # a tied information set takes one action for its group: the best summed over it
+                a = np.argmax(ch if G is None else (ch @ G) @ G.T, axis=0)
                 Q[n] = ch[a, cols]
                 resp[int(tr[5, n]) + a, cols] = 1.0
             else:
                 Q[n] = ch.sum(axis=0)
         return resp
+
+    def tie_values(self, k: int, X: np.ndarray) -> np.ndarray:
+        """Owner ``k``'s action values ``X`` [..., rows of k, >= m[k]] with each tied information
+        set's values summed over its group (and given to every state of the group): what the
+        information set's regrets are updated with (:attr:`Game.ties`)."""
+        ties = self._tie_rows.get(k)
+        if not ties:
+            return X
+        m = int(self.m[k])
+        X = X.copy()
+        for rows, G in ties:
+            part = X[..., rows, :m]
+            X[..., rows, :m] = (part @ G) @ G.T
+        return X
 
     def normalise(self, S: np.ndarray) -> np.ndarray:
         """Behaviour strategy from strategy sums (uniform where they are zero)."""
@@ -352,6 +398,20 @@ class Layout:
         self._seg_start = starts
         self._seg_len = np.array([seg[int(r)] for r in starts], np.int64)
         self._uniform_rows = uni
+        # ties in the working layout: per owner the rows of its tied nodes and the one-hot
+        # matrix [columns, groups] of their groups
+        self._tie_rows: dict[int, list] = {}
+        self._tie_of_node: dict[int, dict] = {}
+        for k, nodes, group in self.game.ties:
+            m = int(self.m[k])
+            g = np.asarray(group, np.int64)[np.asarray(self.cols[k], np.int64)]
+            labels, inv = np.unique(g, return_inverse=True)
+            G = np.zeros((m, labels.shape[0]))
+            G[np.arange(m), inv] = 1.0
+            rows = np.concatenate([int(self.tr[5, n]) + np.arange(int(self.tr[2, n])) for n in nodes]).astype(np.int64)
+            self._tie_rows.setdefault(k, []).append((rows, G))
+            for n in nodes:
+                self._tie_of_node.setdefault(k, {})[int(n)] = G
 
 
 def make_layout(game: Game, cols: list[np.ndarray] | None = None) -> Layout:
