@@ -107,6 +107,8 @@ class DealGame(SolverGame):
         from musstats.engines.solving.game import make_custom_game
 
         g = self.game
+        if g.ties:
+            raise MusError("a team that sees both its hands is not measured where information grows during the game")
         own = [k for k in range(g.n_owners) if int(g.team[k]) == team]
         if len(own) != 2:
             raise MusError("a team that sees both its hands needs two owners in the team")
