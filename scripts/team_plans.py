@@ -1,0 +1,165 @@
+"""How far a pair's joint plans are from what the shipped strategies of a subgame give it.
+
+For one subgame (8 reyes, hands as dealt, private information) and one pair, two measures of
+what lies beyond the shipped per-player equilibrium:
+
+* ``--restarts N``: CFR (the subgame's own scheme and iterations) started again N times from
+  the pair's best joint deviation (its regrets set to that plan, the average emptied); each
+  restart's value for mano's team, NashConv and the pair's deviation against it.  Whether the
+  individual players' equilibria CFR reaches are the pair's poor ones.
+* ``--rounds N``: a double oracle over the pair's joint plans (the partners agree on a plan
+  before the hand, each then acting on his own cards: team-maxmin with correlation) against
+  the lone opponent's strategies: each round solves the matrix game of the plans and
+  strategies found so far (regret matching, 20,000 iterations), adds the pair's best joint
+  plan against the opponent's mixture (alternating best responses from several starts) and
+  the opponent's best response to the pair's mixture.  It prints the restricted game's value
+  and the two oracles' values: the pair's correlated value lies between what the opponent's
+  best response leaves the pair's mixture and what the pair's best plan takes from the
+  opponent's mixture (up to the plan search being a lower bound).
+
+    python scripts/team_plans.py juego 7 --team 0 --restarts 2 --rounds 40 [--samples 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _matrix_game(M: np.ndarray, iterations: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
+    """Both players' mixtures of the zero-sum matrix game ``M`` (row player maximises):
+    regret matching+ with linear averaging."""
+    K, J = M.shape
+    rw, rq, sw, sq = np.zeros(K), np.zeros(J), np.zeros(K), np.zeros(J)
+    for i in range(1, iterations + 1):
+        w = np.maximum(rw, 0)
+        w = w / w.sum() if w.sum() > 0 else np.full(K, 1 / K)
+        q = np.maximum(rq, 0)
+        q = q / q.sum() if q.sum() > 0 else np.full(J, 1 / J)
+        uw, uq = M @ q, -(w @ M)
+        rw = np.maximum(rw + uw - w @ uw, 0)
+        rq = np.maximum(rq + uq - q @ uq, 0)
+        sw += i * w
+        sq += i * q
+    return sw / sw.sum(), sq / sq.sum()
+
+
+def main(argv=None) -> int:
+    from musstats.engines.betting.solve import config_of, measure_solved, solver_game
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving.cfr import SolverState, solve
+    from musstats.engines.solving.exploit import ratio, team_owners, team_search
+    from musstats.engines.solving.game import Sample
+    from musstats.rules.variant import Variant
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("lance")
+    ap.add_argument("pattern", type=int, nargs="?", default=15)
+    ap.add_argument("--team", type=int, default=0, help="the pair: 0 mano+third, 1 second+postre")
+    ap.add_argument("--restarts", type=int, default=0)
+    ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--samples", type=int, default=20_000, help="samples per owner of the oracles and values")
+    args = ap.parse_args(argv)
+    spec = Spec(lance=args.lance, pattern=args.pattern, deal="as-dealt", info="private", variant=Variant())
+    shipped = get_solved(spec, solve=False)
+    if shipped is None:
+        raise SystemExit(f"no shipped strategy for {spec.name}")
+    t = args.team
+    t0 = time.perf_counter()
+
+    def emit(row: dict) -> None:
+        print(json.dumps({**row, "seconds": round(time.perf_counter() - t0)}), flush=True)
+
+    if args.restarts:
+        sg = solver_game(spec, purpose="train")
+        lay = sg.layout
+        SIG = lay.from_game(shipped.sigma)
+        for r in range(args.restarts):
+            gain, _, dev, how = team_search(sg, SIG, t, sample=Sample("choose", 50 + r))
+            R = lay.zeros()
+            for k in team_owners(sg, t):
+                rb, m, rows = int(lay.tb[k]), int(lay.m[k]), lay.rows(k)
+                R[rb: rb + rows, :m] = lay.owner_rows(dev, k) * 100.0
+            st = solve(sg, config_of(spec), start=SolverState(R, lay.zeros(), dev, 0))
+            ex = measure_solved(spec, lay.game, st.sigma, team=True, team_samples=50_000)
+            emit({"restart": r, "from_gain_in_sample": round(gain, 4), "found_from": how, "value": ex["value"],
+                  "nashconv": ex["nashconv"], "team_gain": ex["team_gain"], "team_gain_se": ex["team_gain_se"]})
+            SIG = lay.from_game(st.sigma)
+
+    if args.rounds:
+        sg = solver_game(spec, purpose="measure", samples=args.samples)
+        lay = sg.layout
+        base = lay.from_game(shipped.sigma)
+        pair, other = team_owners(sg, t), team_owners(sg, 1 - t)
+        if len(other) != 1:
+            raise SystemExit("the double oracle needs a lone opponent (a pattern where the other team has one holder)")
+        k1, k0 = other[0], pair[0]
+        C = Sample("choose")
+
+        def profile(P: dict, Q: np.ndarray) -> np.ndarray:
+            S = base
+            for k in pair:
+                S = lay.with_rows(S, k, P[k])
+            return lay.with_rows(S, k1, Q)
+
+        def value(P: dict, Q: np.ndarray) -> float:
+            return ratio(*sg.sample_values(k0, profile(P, Q), C))[0] * (1 if t == 0 else -1)
+
+        tr = lay.tr
+
+        def own_reach(Q: np.ndarray) -> np.ndarray:
+            R = np.ones((tr.shape[1], int(lay.m[k1])))
+            for n in range(tr.shape[1]):
+                if tr[0, n]:
+                    continue
+                f = int(tr[1, n])
+                for a in range(int(tr[2, n])):
+                    R[f + a] = R[n] * (Q[int(tr[5, n]) + a] if tr[3, n] == k1 else 1.0)
+            return R
+
+        def behaviour(Qs: list, q: np.ndarray) -> np.ndarray:
+            """The opponent's mixture of strategies as one behaviour strategy (his own reach weighs each)."""
+            num, den = np.zeros_like(Qs[0]), np.zeros_like(Qs[0])
+            for Qj, qj in zip(Qs, q):
+                if qj <= 0:
+                    continue
+                R = own_reach(Qj)
+                for n in lay.own_nodes[k1]:
+                    r0, na = int(tr[5, n]), int(tr[2, n])
+                    num[r0: r0 + na] += qj * R[n] * Qj[r0: r0 + na]
+                    den[r0: r0 + na] += qj * R[n]
+            return np.where(den > 0, num / np.where(den > 0, den, 1), Qs[0])
+
+        P = [{k: lay.owner_rows(base, k) for k in pair}]
+        Q = [lay.owner_rows(base, k1)]
+        M = np.array([[value(P[0], Q[0])]])
+        for r in range(args.rounds):
+            w, q = _matrix_game(M)
+            qb = behaviour(Q, q)
+            _, _, dev, _ = team_search(sg, profile(P[int(np.argmax(w))], qb), t, sample=C)
+            Pn = {k: lay.owner_rows(dev, k) for k in pair}
+            T = sum(wi * sg.terminal_sums(k1, profile(Pi, Q[0]), C) for Pi, wi in zip(P, w) if wi > 1e-9)
+            Qn = lay.best_response(k1, T)
+            emit({"round": r, "plans": len(P), "restricted": round(float(w @ M @ q), 4),
+                  "pair_best_vs_mixture": round(value(Pn, qb), 4),
+                  "pair_mixture_vs_best": round(float(sum(wi * value(Pi, Qn) for Pi, wi in zip(P, w) if wi > 1e-9)), 4)})
+            P.append(Pn)
+            Q.append(Qn)
+            M2 = np.zeros((len(P), len(Q)))
+            M2[:-1, :-1] = M
+            M2[:, -1] = [value(Pi, Q[-1]) for Pi in P]
+            M2[-1, :-1] = [value(P[-1], Qj) for Qj in Q[:-1]]
+            M = M2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
