@@ -10,6 +10,7 @@ and measured subgame is kept in the disk cache as soon as it is done, so a build
 
     python scripts/build_betting.py [--deal as-dealt|after-mus|both] [--info private|pooled]
                                     [--only LANCE] [--out-dir DIR] [--no-team] [--table FILE.md]
+    python scripts/build_betting.py --deal cut --info mus-read --no-team   # the strategies that read who cut
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ def main(argv=None) -> int:
     from musstats.rules.variant import Variant
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--deal", default="both", choices=["as-dealt", "after-mus", "both"])
-    ap.add_argument("--info", default="private", choices=["private", "pooled"])
+    ap.add_argument("--deal", default="both", choices=["as-dealt", "after-mus", "both", "cut"],
+                    help="cut: the hands played as dealt, read with who cut (goes with --info mus-read)")
+    ap.add_argument("--info", default="private", choices=["private", "pooled", "mus-read"])
     ap.add_argument("--only", default=None, help="one lance (for a quick check)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--iterations", type=int, default=None)

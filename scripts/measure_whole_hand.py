@@ -11,6 +11,7 @@ the Markdown; ``--ship`` writes the figures ``musstats hand --exploitability`` p
 as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
     python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md] [--ship]
+    python scripts/measure_whole_hand.py --strategies mus-read --sources mus --no-teams   # the set that reads who cut
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv=None) -> int:
-    from musstats.analysis.whole_hand import reading_table
+    from musstats.analysis.whole_hand import SOURCES, STRATEGY_SETS, reading_table
     from musstats.output.files import frame_to_markdown
     from musstats.output.progress import ProgressBar
 
@@ -34,10 +35,16 @@ def main(argv=None) -> int:
     ap.add_argument("--no-teams", action="store_true")
     ap.add_argument("--out", default=None)
     ap.add_argument("--ship", action="store_true", help="write the shipped whole-hand figures")
+    ap.add_argument("--strategies", default="per-lance", choices=list(STRATEGY_SETS),
+                    help="mus-read: the hands as dealt bet by the strategies that read who cut")
+    ap.add_argument("--sources", default=",".join(SOURCES), help="the sources measured, comma-separated")
     a = ap.parse_args(argv)
+    if a.ship and (a.strategies != "per-lance" or a.sources != ",".join(SOURCES)):
+        ap.error("--ship writes the figures of the shipped per-lance strategies, every source")
     t0 = time.perf_counter()
     bar = ProgressBar("lances x sources x readers")
-    df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar)
+    df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar, strategies=a.strategies,
+                       sources=tuple(a.sources.split(",")))
     bar.close()
     from musstats.analysis.whole_hand import exploitability_document
 

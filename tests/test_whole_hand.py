@@ -156,3 +156,40 @@ def test_a_reader_of_everything_has_at_most_max_classes(hands):
     assert ((cls & 1) == hands.mus).all()
     counts = np.bincount(cls >> 1, minlength=32)
     assert counts[31] >= counts[:31].max()  # the merged rest holds the many rare histories
+
+
+def test_the_cut_deals_and_the_mus_read_states_name_who_cut():
+    """The deal model ``cut`` holds the hands played as dealt: in every deal a seat cuts, and
+    the mus-read state of each seat is his lance state x 4 + the first seat from mano whose
+    hand the shipped cut flags cut with (checked by a loop over the seats)."""
+    from musstats.base.errors import MusError
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.specs import Spec
+    from musstats.tables.policies import cut_flags
+
+    v = Variant()
+    flags = cut_flags(v)
+    d = D.cut_deals(3000, 7, v)
+    spec = Spec(lance="chica", deal="cut", info="mus-read", variant=v)
+    plain = Spec(lance="chica", variant=v)
+    st, _, _ = prepare(spec.game(), d, v, "chica")
+    st0, _, _ = prepare(plain.game(), d, v, "chica")
+    for i in range(0, 3000, 37):
+        first = next(q for q in range(4) if flags[q, d[i, q]])
+        assert (st[i] == st0[i] * 4 + first).all()
+    assert int(spec.game().n_states[0]) == 4 * int(plain.game().n_states[0])
+    with pytest.raises(MusError, match="go together"):
+        Spec(lance="chica", deal="as-dealt", info="mus-read", variant=v)
+
+
+def test_reading_classes_of_the_mus_read_set_carry_who_cut(hands):
+    """With the strategies that read who cut, every reader's class carries it in its lowest
+    place (4 for a mus round), whatever he reads beyond it."""
+    from musstats.analysis.whole_hand import mus_class, reading_classes
+
+    base, B = mus_class(hands, "mus-read")
+    assert B == 5 and ((base == 4) == hands.mus).all() and (base[~hands.mus] == hands.cutter[~hands.mus]).all()
+    for src in ("mus", "lances", "all"):
+        cls, n = reading_classes(hands, "chica", src, 1, "mus-read")
+        assert (cls % 5 == base).all() and n % 5 == 0 and cls.max() < n

@@ -22,8 +22,12 @@ What a reader sees (``SOURCES``):
 * ``"declarations"`` -- in juego and punto, who declared pares;
 * ``"all"`` -- all three at once.
 
-A class always carries whether the mus round was played (the strategies differ); beyond
-``MAX_CLASSES`` classes the rarest merge into one.  Stones
+Two sets of strategies (``STRATEGY_SETS``): ``"per-lance"``, the shipped ones, and
+``"mus-read"``, where the hands played as dealt are bet by the strategies that read who cut
+(information model ``mus-read``), the hands after a mus round by the shipped after-mus ones.
+A class always carries what the set's strategies read of the mus (whether the round was
+played; with ``"mus-read"`` also who cut); beyond ``MAX_CLASSES`` classes the rarest merge
+into one.  Stones
 per hand: an accepted órdago is worth ``K`` stones (the solver's payoff) and ends the hand.
 """
 
@@ -40,7 +44,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["Hands", "simulate", "SOURCES", "reading_classes", "reading_gain", "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
-           "whole_hand_exploitability"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -48,6 +52,8 @@ LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
 SOURCES = ("mus", "lances", "declarations", "all")
 #: classes of one lance's betting: en paso; the first bettor's seat and whether the bet was refused or seen
 N_LANCE_CLASSES = 9
+#: the strategy sets whole hands are played with (module doc)
+STRATEGY_SETS = ("per-lance", "mus-read")
 #: the most classes a reader's history falls into (the mus bit included): beyond them the rarest
 #: histories are read as one (juego and punto reading everything: some 40,000 occur)
 MAX_CLASSES = 4096
@@ -111,14 +117,39 @@ def _sample_nodes(game, sigma, st, u) -> np.ndarray:
     return sample_nodes(game, sigma, st, u)
 
 
-def simulate(n: int, seed: int, variant: Variant | None = None) -> Hands:
-    """Play ``n`` whole hands with the shipped cut flags, discard table and betting strategies
-    (private information; deal model as dealt after a cut, after the mus when all four asked)."""
+def _check_set(strategies: str) -> str:
+    if strategies not in STRATEGY_SETS:
+        raise MusError(f"unknown strategy set {strategies!r}; accepted: {', '.join(STRATEGY_SETS)}")
+    return strategies
+
+
+def _lance_strategy(lance: str, pattern: int, deal: str, strategies: str, v: Variant):
+    """The strategy a set plays a subgame with, for the hands of a deal model."""
     from musstats.analysis.betting import _strategy
+
+    if deal == "as-dealt" and strategies == "mus-read":
+        return _strategy(lance, pattern, D.CUT, "mus-read", v)
+    return _strategy(lance, pattern, deal, "private", v)
+
+
+def mus_class(h: Hands, strategies: str) -> tuple[np.ndarray, int]:
+    """What a set's strategies read of the mus, per hand, and how many values it takes: whether
+    the round was played (``"per-lance"``: 0 or 1), or the seat that cut and 4 for the round
+    (``"mus-read"``)."""
+    if _check_set(strategies) == "mus-read":
+        return np.where(h.mus, 4, h.cutter).astype(np.int64), 5
+    return h.mus.astype(np.int64), 2
+
+
+def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance") -> Hands:
+    """Play ``n`` whole hands with the shipped cut flags, discard table and the betting strategies
+    of a set (:data:`STRATEGY_SETS`; private information; after a cut the hands as dealt, after
+    the mus when all four asked)."""
     from musstats.engines.betting.info import prepare
     from musstats.engines.musphase import deals_after_mus
     from musstats.tables.policies import cut_flags, get_policy
 
+    _check_set(strategies)
     v = variant or Variant()
     flags = cut_flags(v)
     out = deals_after_mus(int(n), int(seed), v, rounds=1, cut=flags, with_dealt=True, key=(D.PLAY_KEY, 1))
@@ -142,7 +173,7 @@ def simulate(n: int, seed: int, variant: Variant | None = None) -> Hands:
             for deal, part in (("as-dealt", sel[~mus[sel]]), ("after-mus", sel[mus[sel]])):
                 if not part.size:
                     continue
-                sol = _strategy(lance, pat, deal, "private", v)
+                sol = _lance_strategy(lance, pat, deal, strategies, v)
                 st, _, _ = prepare(sol.game, final[part], v, lance)
                 nodes = _sample_nodes(sol.game, sol.sigma, st, rng.random((part.size, 32)))
                 node[part], pattern[part], klass[part] = nodes, pat, cls[nodes]
@@ -156,13 +187,15 @@ def simulate(n: int, seed: int, variant: Variant | None = None) -> Hands:
     return h
 
 
-def reading_classes(h: Hands, lance: str, source: str, seat: int) -> tuple[np.ndarray, int]:
+def reading_classes(h: Hands, lance: str, source: str, seat: int, strategies: str = "per-lance"
+                    ) -> tuple[np.ndarray, int]:
     """What ``seat`` reads of the public history before ``lance`` (``source``, module doc), as a
-    class per hand (whether the mus round was played in its lowest bit) and the number of
-    classes."""
+    class per hand (what the set's strategies read of the mus, :func:`mus_class`, in its lowest
+    place) and the number of classes."""
     if source not in SOURCES:
         raise MusError(f"unknown source {source!r}; accepted: {', '.join(SOURCES)}")
-    parts: list[tuple[np.ndarray, int]] = [(h.mus.astype(np.int64), 2)]  # read apart: the lowest bit
+    base, B = mus_class(h, strategies)
+    parts: list[tuple[np.ndarray, int]] = [(base, B)]  # read apart: the lowest place
     if source in ("mus", "all"):
         others = [q for q in range(4) if q != seat]
         code = np.where(h.cutter >= 0, h.cutter, 4 + sum((h.counts[:, q] - 1).clip(0) * 4 ** i
@@ -180,32 +213,34 @@ def reading_classes(h: Hands, lance: str, source: str, seat: int) -> tuple[np.nd
     for x, k in parts[1:]:
         code = code + size * x
         size *= k
-    # keep only the classes that occur (a reader's states are his hand times these), the mus
-    # round in the lowest bit; beyond MAX_CLASSES the rarest merge into one
+    # keep only the classes that occur (a reader's states are his hand times these), what the
+    # strategies read of the mus in the lowest place; beyond MAX_CLASSES the rarest merge into one
     uniq, inv, cnt = np.unique(code, return_inverse=True, return_counts=True)
     inv = inv.astype(np.int64)
-    if 2 * uniq.shape[0] > MAX_CLASSES:
-        keep = MAX_CLASSES // 2 - 1
+    if B * uniq.shape[0] > MAX_CLASSES:
+        keep = MAX_CLASSES // B - 1
         rank = np.empty(uniq.shape[0], np.int64)
         rank[np.argsort(-cnt, kind="stable")] = np.arange(uniq.shape[0])
         inv = np.minimum(rank[inv], keep)
-        return h.mus.astype(np.int64) + 2 * inv, MAX_CLASSES
-    return h.mus.astype(np.int64) + 2 * inv, 2 * int(uniq.shape[0])
+        return base + B * inv, B * (keep + 1)
+    return base + B * inv, B * int(uniq.shape[0])
 
 
-def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: int, v: Variant):
+def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: int, v: Variant,
+               strategies: str = "per-lance"):
     """The game of one subgame in which the seats of ``readers`` hold (hand, class) and the
-    others (hand, mus round), with every seat's shipped strategy in it (readers: the same for
-    every class of a hand, from the strategy of the class's deal model)."""
-    from musstats.analysis.betting import _strategy
+    others (hand, what the set's strategies read of the mus: :func:`mus_class`), with every
+    seat's strategy of the set in it (readers: the same for every class of a hand and mus
+    class)."""
     from musstats.engines.solving.game import make_custom_game
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
-    sols = [_strategy(lance, pattern, deal, "private", v) for deal in ("as-dealt", "after-mus")]
-    g0 = sols[0].game
+    sols = [_lance_strategy(lance, pattern, deal, strategies, v) for deal in ("as-dealt", "after-mus")]
+    B = 5 if strategies == "mus-read" else 2
+    g0 = sols[1].game
     t = g0.tree
-    ns = [H * n_classes if q in readers else 2 * H for q in range(4)]
+    ns = [H * n_classes if q in readers else B * H for q in range(4)]
     game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
                              "owner": g0.owner}, g0.U, [0, 1, 0, 1], ns)
     game.tree = t  # the lance's tree (its actions' names)
@@ -213,27 +248,32 @@ def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: in
     for q in range(4):
         k = int(g0.seat_owner[q])
         stride = int(g0.stride[k])
-        blocks = [s.sigma[int(s.game.obase[k]): int(s.game.obase[k]) + H * stride].reshape(H, stride) for s in sols]
+        full = [s.sigma[int(s.game.obase[k]): int(s.game.obase[k]) + int(s.game.n_states[k]) * stride].reshape(
+            int(s.game.n_states[k]), stride) for s in sols]
+        if B == 5:  # the cut strategies' state is hand * 4 + the seat that cut
+            blocks = [full[0].reshape(H, 4, stride)[:, m] for m in range(4)] + [full[1]]
+        else:
+            blocks = full
         if q in readers:
-            # state hand * n_classes + class; the class's lowest bit: the mus round was played
+            # state hand * n_classes + class; the class's lowest place: the mus class
             rows = np.empty((H, n_classes, stride))
             for c in range(n_classes):
-                rows[:, c] = blocks[c % 2]
+                rows[:, c] = blocks[c % B]
             mine = rows.reshape(-1)
         else:
-            mine = np.concatenate([blocks[0], blocks[1]]).reshape(-1)
+            mine = np.concatenate(blocks).reshape(-1)
         sigma[int(game.obase[k]): int(game.obase[k]) + mine.shape[0]] = mine  # private: owner k is seat q
     return game, sigma
 
 
 def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | None = None, seat: int | None = None,
-                 variant: Variant | None = None) -> dict:
+                 variant: Variant | None = None, strategies: str = "per-lance") -> dict:
     """What reading ``source`` in ``lance`` is worth, in stones per hand: for ``seat`` (one
     player) or ``team`` (its two players reading together, each still seeing only his own
     hand: the team deviation), the best response over (hand, class of the public history)
     against the others' shipped strategies, chosen on the hands ``a`` and valued on the
-    independent hands ``b``, summed over the lance's subgames: ``{"gain", "gain_se",
-    "gain_in", "hands"}``."""
+    independent hands ``b`` (both played with the set ``strategies``), summed over the lance's
+    subgames: ``{"gain", "gain_se", "gain_in", "hands"}``."""
     from musstats.engines.solving.dealt import DealGame
     from musstats.engines.solving.exploit import best_response, paired_gain, team_deviation
     from musstats.engines.solving.game import Sample
@@ -257,12 +297,12 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
         cls = {}
         nc = 1
         for q in readers:
-            cls[q], n_q = reading_classes(both, lance, source, q)
+            cls[q], n_q = reading_classes(both, lance, source, q, strategies)
             nc = max(nc, n_q)
-        game, sigma = _augmented(lance, int(pat), readers, nc, v)
+        game, sigma = _augmented(lance, int(pat), readers, nc, v, strategies)
         data = []
         for i, (x, s) in enumerate(((a, sel[0]), (b, sel[1]))):
-            st, o = _states(game, x, s, v, lance)
+            st, o = _states(game, x, s, v, lance, strategies)
             off = 0 if i == 0 else sel[0].size
             for q in readers:  # private: owner q is seat q
                 st[:, q] = x.final[s, q] * nc + cls[q][off: off + s.size]
@@ -285,14 +325,15 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
     return {"gain": gain, "gain_se": float(np.sqrt(var)), "gain_in": gain_in, "hands": int(b.n), "H": H}
 
 
-def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str):
-    """Owner states (hand + H x mus round) and outcome codes of the hands ``sel``."""
+def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str, strategies: str = "per-lance"):
+    """Owner states (hand + H x the mus class, :func:`mus_class`) and outcome codes of the hands
+    ``sel``."""
     from musstats.engines.betting.info import prepare
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
     st, o, _ = prepare(game, h.final[sel], v, lance)
-    st = st.astype(np.int64) + H * h.mus[sel, None].astype(np.int64)
+    st = st.astype(np.int64) + H * mus_class(h, strategies)[0][sel, None]
     return np.ascontiguousarray(st.astype(np.int32)), o
 
 
@@ -322,13 +363,13 @@ def sources_of(lance: str) -> tuple[str, ...]:
 
 
 def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None = None, teams: bool = True,
-                  progress=None):
-    """What reading the public history is worth against the shipped per-lance strategies, in
+                  progress=None, strategies: str = "per-lance", sources: tuple[str, ...] = SOURCES):
+    """What reading the public history is worth against a set of strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
     pair reading together; without, the pairs' rows the disk cache holds), the gain chosen on
     ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``: a lower bound) and
     in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
-    ``seed`` and ``seed + 1``)."""
+    ``seed`` and ``seed + 1``) with the set ``strategies``; ``sources``: the sources measured."""
     import pandas as pd
 
     from musstats.rules.labels import SEATS
@@ -336,11 +377,12 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     from musstats.engines import cache
 
     v = variant or Variant()
-    a, b = simulate(n, seed, v), simulate(n, seed + 1, v)
-    jobs = [(lance, src, who) for lance in LANCE_ORDER for src in sources_of(lance)
+    _check_set(strategies)
+    a, b = simulate(n, seed, v, strategies), simulate(n, seed + 1, v, strategies)
+    jobs = [(lance, src, who) for lance in LANCE_ORDER for src in sources_of(lance) if src in sources
             for who in [("seat", q) for q in range(4)] + [("team", t) for t in (0, 1)]]
     rows = []
-    inputs = _inputs_digest(v)
+    inputs = _inputs_digest(v) + ("" if strategies == "per-lance" else f"-{strategies}")
     for i, (lance, src, (kind, x)) in enumerate(jobs):
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
@@ -349,7 +391,7 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
             continue
         if z is None:
             r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
-                             team=x if kind == "team" else None)
+                             team=x if kind == "team" else None, strategies=strategies)
             cache.save(path, True, gain=np.asarray(r["gain"], float), gain_se=np.asarray(r["gain_se"], float),
                        gain_in=np.asarray(r["gain_in"], float))
         else:
@@ -360,10 +402,12 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
         if progress is not None:
             progress(i + 1, len(jobs))
     df = pd.DataFrame(rows)
-    df.attrs.update({"hands": n, "seed": seed, "variant": v.name, "units": "stones per hand",
+    df.attrs.update({"hands": n, "seed": seed, "variant": v.name, "units": "stones per hand", "strategies": strategies,
                      "mus_share": float(np.mean(a.mus)), "ordago_ended": float(np.mean(np.asarray(a.ended) >= 0)),
                      "method": "per lance, a best response over (hand, class of the public history read) against "
-                               "the shipped per-lance strategies, chosen on one sample of whole hands and valued on "
+                               + ("the shipped per-lance strategies" if strategies == "per-lance" else
+                                  "the strategies that read who cut (hands as dealt) and the shipped after-mus ones")
+                               + ", chosen on one sample of whole hands and valued on "
                                "an independent one (gain: a lower bound) and in sample (gain_in)"})
     return df
 

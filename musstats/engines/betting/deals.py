@@ -28,12 +28,17 @@ from musstats.base.errors import MusError
 from musstats.engines.betting.tree import ALL_SEATS, LANCE_INDEX, contested, pattern_text
 from musstats.rules.variant import Variant
 
-__all__ = ["DEALS", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
+__all__ = ["DEALS", "CUT", "SOLVED_DEALS", "cut_deals", "cutter", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "kept_subgame_deals", "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY",
            "EV_KEY", "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
            "PLAYED_LANCES", "lance_parts", "stream_deals", "mus_round_deals", "deal_digest"]
 
 DEALS = ("as-dealt", "after-mus")
+#: the deal model of the hands played as dealt because a seat cut (by the shipped cut flags), for
+#: the strategies that read who cut (information model ``mus-read``)
+CUT = "cut"
+#: every deal model a subgame may be solved on
+SOLVED_DEALS = DEALS + (CUT,)
 #: deals per block of a stream
 BLOCK = 1 << 20
 #: stream keys: training pool, exploitability (choose the response / evaluate it), EV of a question
@@ -68,9 +73,37 @@ def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int
         d = deals_as_dealt(n, s, variant)
     elif deal == "after-mus":
         d = mus_round_deals(n, s, variant)
+    elif deal == CUT:
+        d = cut_deals(n, s, variant)
     else:
-        raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(DEALS)}")
+        raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(SOLVED_DEALS)}")
     return d.astype(np.int16)
+
+
+def cutter(deals: np.ndarray, variant: Variant) -> np.ndarray:
+    """The seat that cuts the mus on each deal as dealt (the first from mano whose hand the
+    shipped cut flags cut with), -1 where all four ask for mus."""
+    from musstats.tables.policies import cut_flags
+
+    cuts = cut_flags(variant)[np.arange(4)[None, :], np.asarray(deals, np.int64)]
+    return np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1).astype(np.int64)
+
+
+def cut_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
+    """``n`` deals as dealt (hand indices int64 [n, 4]) given that a seat cuts the mus (the
+    shipped cut flags): the hands that are played as dealt.  Draws ``n`` deals at a time, each
+    draw its own stream of ``seed``."""
+    from musstats.engines.musphase import deals_as_dealt
+
+    kept, have, j = [], 0, 0
+    while have < n:
+        s = int(np.random.SeedSequence(int(seed), spawn_key=(j,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+        d = deals_as_dealt(int(n), s, variant)
+        d = d[cutter(d, variant) >= 0]
+        kept.append(d)
+        have += d.shape[0]
+        j += 1
+    return np.concatenate(kept)[:n]
 
 
 #: raw deals drawn at a time by :func:`mus_round_deals` (about 11 % of them have a mus round
@@ -102,15 +135,17 @@ def mus_round_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
 
 def deal_digest(deal: str, variant: Variant) -> str | None:
     """What a deal model depends on beyond the variant: after the mus, the shipped discard
-    table and cut flags (a short digest, part of a strategy's key); None as dealt."""
-    if deal != "after-mus":
+    table and cut flags; given a cut, the cut flags (a short digest, part of a strategy's key);
+    None as dealt."""
+    if deal not in ("after-mus", CUT):
         return None
     import hashlib
 
     from musstats.tables.policies import cut_flags, policy_digest
 
     flags = np.ascontiguousarray(cut_flags(variant), np.bool_)
-    return policy_digest("table", variant) + "-cut-" + hashlib.sha1(flags.tobytes()).hexdigest()[:10]
+    digest = "cut-" + hashlib.sha1(flags.tobytes()).hexdigest()[:10]
+    return digest if deal == CUT else policy_digest("table", variant) + "-" + digest
 
 
 @lru_cache(maxsize=8)
@@ -294,11 +329,13 @@ def lance_parts(deals: np.ndarray, variant: Variant):
         yield lance, o, played, subs
 
 
-def check_deal(deal: str) -> str:
+def check_deal(deal: str, solved: bool = False) -> str:
+    """A deal model's name (``solved``: also the models only strategies are solved on)."""
     d = str(deal).strip().lower().replace("_", "-").replace(" ", "-")
     d = {"asdealt": "as-dealt", "dealt": "as-dealt", "aftermus": "after-mus", "mus": "after-mus"}.get(d, d)
-    if d not in DEALS:
-        raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(DEALS)}")
+    accepted = SOLVED_DEALS if solved else DEALS
+    if d not in accepted:
+        raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(accepted)}")
     return d
 
 

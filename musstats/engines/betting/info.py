@@ -8,6 +8,8 @@
   lance).  The cards of the team's other hand are left out of its state (they still shape
   the deal distribution).
 * ``pooled-0`` / ``pooled-1``: only team 0 (1) pools; the other team's seats are private.
+* ``mus-read``: private, and every seat also knows who cut the mus (the hands played as
+  dealt, deal model ``cut``): a seat's state is his hand x 4 + the seat that cut.
 
 :func:`make_game` gives the :class:`musstats.engines.solving.game.Game` of a tree, a model and a
 payoff table.
@@ -21,9 +23,11 @@ from musstats.base.errors import MusError
 from musstats.engines.betting.tree import BettingTree
 from musstats.engines.solving.game import Game, layout_arrays
 
-__all__ = ["INFO_MODELS", "make_game", "prepare"]
+__all__ = ["INFO_MODELS", "MUS_CLASSES", "make_game", "prepare"]
 
-INFO_MODELS = ("private", "pooled", "pooled-0", "pooled-1")
+INFO_MODELS = ("private", "pooled", "pooled-0", "pooled-1", "mus-read")
+#: the classes of the mus a ``mus-read`` state carries: the seat that cut
+MUS_CLASSES = 4
 
 
 def make_game(tree: BettingTree, info: str, U: np.ndarray, n_hands: int, pooled_states: int | None = None) -> Game:
@@ -34,11 +38,11 @@ def make_game(tree: BettingTree, info: str, U: np.ndarray, n_hands: int, pooled_
         raise MusError(f"unknown information model {info!r}; accepted: {', '.join(INFO_MODELS)}")
     if pooled_states is None:
         pooled_states = 2 * n_hands * (7 if tree.lance in ("pares", "juego") else 1)
-    if info == "private":
+    if info in ("private", "mus-read"):
         columns = tuple(("seat", q) for q in range(4))
         seat_owner = (0, 1, 2, 3)
         team = [0, 1, 0, 1]
-        ns = [n_hands] * 4
+        ns = [n_hands * (MUS_CLASSES if info == "mus-read" else 1)] * 4
     elif info == "pooled":
         columns = (("team", 0), ("team", 1))
         seat_owner = (0, 1, 0, 1)
@@ -72,4 +76,10 @@ def prepare(game: Game, deals: np.ndarray, variant, lance: str) -> tuple[np.ndar
     if any(kind == "team" for kind, _ in game.columns):
         _, stq = D.lance_states(deals, lance, variant, True)
     n = deals.shape[0]
-    return game.states(stp, stq), o, np.full(n, 1.0 / max(n, 1))
+    st = game.states(stp, stq)
+    if game.info == "mus-read":
+        c = D.cutter(deals, variant)
+        if (c < 0).any():
+            raise MusError("a deal in which nobody cuts has no state of the mus-read model")
+        st = np.ascontiguousarray((st.astype(np.int64) * MUS_CLASSES + c[:, None]).astype(np.int32))
+    return st, o, np.full(n, 1.0 / max(n, 1))

@@ -160,7 +160,9 @@ class Spec:
             object.__setattr__(self, "pattern", 15)
         if self.info not in INFO_MODELS:
             raise MusError(f"unknown information model {self.info!r}; accepted: {', '.join(INFO_MODELS)}")
-        object.__setattr__(self, "deal", D.check_deal(self.deal))
+        object.__setattr__(self, "deal", D.check_deal(self.deal, solved=True))
+        if (self.deal == D.CUT) != (self.info == "mus-read"):
+            raise MusError("the mus-read information model and the cut deal model go together")
         solver = default_solver(self.deal, self.info) if self.solver in (None, "auto") else str(self.solver)
         if solver not in SOLVERS:
             raise MusError(f"unknown solver {self.solver!r}; accepted: auto, {', '.join(SOLVERS)}")
