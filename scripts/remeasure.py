@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     from musstats.rules.variant import Variant
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deal", default="as-dealt", help="as-dealt or after-mus")
-    ap.add_argument("--info", default="private", help="private or pooled")
+    ap.add_argument("--deal", default="as-dealt", help="as-dealt, after-mus or cut (with --info mus-read)")
+    ap.add_argument("--info", default="private", help="private, pooled or mus-read")
     ap.add_argument("--samples", type=int, default=None,
                     help="as dealt: samples per owner and sample set [1,000,000]; after the mus: deals per sample set "
                          "[8,000,000]")
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     v = Variant()
     try:
-        deal = D.check_deal(a.deal)
+        deal = D.check_deal(a.deal, solved=True)
         sgs = list(D.SUBGAMES) if a.subgames == "all" else [
             (x.split("-")[0], int(x.split("-")[1])) for x in a.subgames.split(",") if x.strip()]
         kw = {} if a.method is None else {"method": a.method}

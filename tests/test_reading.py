@@ -119,10 +119,10 @@ def test_the_prior_is_a_deal_with_only_your_cards_known():
 def test_a_grande_envite_reads_as_an_exact_enumeration_gives_it():
     """Mano asked for mus, second cut, mano passed and second envided in grande; third reads them.
     The posterior of second's and mano's hands by Bayes' rule over every pair of their hands
-    (exact card-removal counts, the shipped cut flags and grande strategies, the tremble of the
-    definition) against the Monte Carlo reading; second's P(two or more reyes) is far above the
-    prior, mano's below it."""
-    from musstats.analysis.practice.bots import action_probs
+    (exact card-removal counts, the shipped cut flags and the grande strategies of a hand that
+    second cut, the tremble of the definition) against the Monte Carlo reading; second's P(two
+    or more reyes) is far above the prior, mano's below it."""
+    from musstats.analysis.betting import _strategy
     from musstats.analysis.reading import TREMBLE, hand
     from musstats.engines.betting.tree import betting_tree
     from musstats.tables.hands import hand_tables
@@ -140,10 +140,9 @@ def test_a_grande_envite_reads_as_an_exact_enumeration_gives_it():
     def tremble(p, n):
         return (1 - TREMBLE) * p + TREMBLE / n
 
-    f0 = np.where(flags[0], TREMBLE, 1 - TREMBLE) * np.array(
-        [tremble(action_probs("equilibrium", "grande", 15, "as-dealt", V, n_paso, h)[0], 4) for h in range(H)])
-    f1 = np.where(flags[1], 1 - TREMBLE, TREMBLE) * np.array(
-        [tremble(action_probs("equilibrium", "grande", 15, "as-dealt", V, n_env, h)[env], 4) for h in range(H)])
+    sol = _strategy("grande", 15, "cut", "mus-read", V)  # the strategies given who cut: second (state hand x 4 + 1)
+    f0 = np.where(flags[0], TREMBLE, 1 - TREMBLE) * tremble(sol.game.block(sol.sigma, n_paso)[1::4, 0], 4)
+    f1 = np.where(flags[1], 1 - TREMBLE, TREMBLE) * tremble(sol.game.block(sol.sigma, n_env)[1::4, env], 4)
     p0 = _ways(t.counts, left)
     joint = np.zeros((H, H))
     for h0 in range(H):
@@ -187,21 +186,38 @@ def test_one_card_taken_reads_stronger_than_four():
     assert four["pares"]["posterior"] == pytest.approx(_fresh_pares(_class_counts("R C 7 5")), abs=0.04)
 
 
-def test_no_history_after_your_own_cut_reads_nothing_and_values_as_bet_does():
-    """Mano cut first: nobody else spoke, so the reads are the prior, and the decision at grande's
-    opening has the values musstats bet gives there (two Monte Carlo runs on their own deals)."""
-    from musstats.analysis.betting import bet
+def test_no_history_after_your_own_cut_reads_nothing_and_plays_the_strategy_given_the_cut():
+    """Mano cut first: nobody else spoke, so the reads are the prior; the decision at grande's
+    opening is the strategy of a hand that mano cut (his hand's row, state hand x 4 + 0), and its
+    values are that strategy's over deals of the other three hands from the unseen cards (an
+    independent Monte Carlo run on its own deals, as musstats bet values an action)."""
+    from musstats._kernels.cfr import node_sums
+    from musstats.analysis.betting import _strategy, action_ev
     from musstats.analysis.reading import hand
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.solving.game import chunk_bounds
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
 
     r = hand("R R 3 A", "mano", history="corto", samples=100_000, seed=5)
     for x in r.reads.values():
         for key in ("pares", "juego", "reyes2"):
             assert x[key]["posterior"] == pytest.approx(x[key]["prior"], abs=0.003)
-    b = bet("R R 3 A", "mano", lance="grande", trials=100_000, seed=9)
-    want = b.nodes[0]["actions"]
-    for a, x in r.decision["actions"].items():
-        assert x["p"] == pytest.approx(want[a]["p"], abs=1e-4)
-        assert x["ev"] == pytest.approx(want[a]["ev"], abs=4 * np.hypot(x["se"], want[a]["se"]) + 1e-3), a
+    sol = _strategy("grande", 15, "cut", "mus-read", V)
+    cards = parse_hand("R R 3 A")
+    h = hand_tables(V).index_of(cards)
+    deals = D.conditioned_deals("as-dealt", V, h, 0, 100_000, 9, cards=cards)
+    st, o, w = prepare(sol.game, deals, V, "grande", cutter=0)
+    k = int(sol.game.seat_owner[0])
+    acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sol.sigma, sol.game.kernel_args(), sol.game.U, k,
+                    int(np.asarray(sol.game.tree.n_act).max())).sum(axis=0)
+    own = sol.game.strategy_at(sol.sigma, 0, h * 4 + 0)
+    for i, (a, x) in enumerate(r.decision["actions"].items()):
+        want = action_ev(acc[0][i])
+        assert x["p"] == pytest.approx(float(own[i]), abs=1e-4)
+        assert x["ev"] == pytest.approx(want["ev"], abs=4 * np.hypot(x["se"], want["se"]) + 1e-3), a
+    assert "given who cut" in r.decision["source"]
 
 
 def test_the_command_gives_the_decision_and_the_reads_as_json(capsys):

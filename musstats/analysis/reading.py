@@ -19,15 +19,17 @@ The reading (:func:`hand`) is Bayes' rule over the deals, by Monte Carlo: the ot
 hands are dealt from the cards you do not hold (and, after the mus, thrown by the shipped
 discard table and redrawn); each deal is weighted by how likely the other players make the
 history: the shipped cut flags for their mus calls, the discard table for the numbers of
-cards they threw, the declarations, and the shipped per-lance betting strategies for every
-bet and answer.  Each of those is softened by a tremble of :data:`TREMBLE` (a player may
+cards they threw, the declarations, and the shipped betting strategies for every bet and
+answer (after a cut those that read who cut, information model ``mus-read``; after a mus
+round the after-mus ones).  Each of those is softened by a tremble of :data:`TREMBLE` (a player may
 depart from the model) so that no history the rules allow has no weight.  The prior is the
 deal before anything was said: only your cards known.
 
 Your own cards thrown in the mus are not given: they count among the unseen cards.
 
-At your decision in a lance the answer gives the shipped per-lance equilibrium's
-probabilities (they read nothing of the earlier lances) and the expected stones of each
+At your decision in a lance the answer gives the probabilities of the equilibrium of the lance
+given who cut (after a mus round, the after-mus one; they read nothing of the earlier
+lances) and the expected stones of each
 action for your team in the lance from that point, over the deals weighted by the history
 (the others playing the shipped strategies on): what reading the table is worth there.
 """
@@ -116,6 +118,13 @@ class History:
     @property
     def deal(self) -> str:
         return "after-mus" if self.mus else "as-dealt"
+
+    @property
+    def cutter(self) -> int | None:
+        """The seat that cut the mus (None: a mus round, or the mus not told)."""
+        if self.mus or "corto" not in self.calls:
+            return None
+        return self.calls.index("corto")
 
     def text(self) -> str:
         parts = [",".join(self.calls)] if self.calls else []
@@ -344,10 +353,22 @@ def _next_lance(done: list[str]) -> str | None:
 # the deals and their weights
 
 
-def _solved(lance: str, pattern: int, deal: str, v: Variant):
+def _solved(lance: str, pattern: int, hist: "History", v: Variant):
+    """The strategy of a lance for a history: after a cut the equilibrium of the lance given who
+    cut (information model ``mus-read``), after a mus round the after-mus one; where the mus is
+    not told, the per-lance one of the hands as dealt."""
+    from musstats.analysis.betting import _strategy
     from musstats.analysis.practice.bots import solved
 
-    return solved(lance, pattern, deal, v)
+    if hist.cutter is not None:
+        return _strategy(lance, pattern, "cut", "mus-read", v.lance_rules, solve_missing=False)
+    return solved(lance, pattern, hist.deal, v)
+
+
+def _lance_states(sol, deals: np.ndarray, hist: "History", v: Variant, lance: str):
+    from musstats.engines.betting.info import prepare
+
+    return prepare(sol.game, deals, v, lance, cutter=hist.cutter if sol.game.info == "mus-read" else None)
 
 
 def _deals(v: Variant, cards, seat: int, mus: bool, n: int, seed: int, batch: int = 0):
@@ -375,18 +396,16 @@ def _tremble(p: np.ndarray, n_act: int) -> np.ndarray:
     return (1.0 - TREMBLE) * p + TREMBLE / n_act
 
 
-def _lance_weight(ln: Lance, final: np.ndarray, seat: int, deal: str, v: Variant) -> np.ndarray:
+def _lance_weight(ln: Lance, final: np.ndarray, seat: int, hist: "History", v: Variant) -> np.ndarray:
     """The probability of the other seats' actions of ``ln`` in each deal, under the shipped
-    per-lance strategies."""
-    from musstats.engines.betting.info import prepare
-
+    strategies (:func:`_solved`)."""
     w = np.ones(final.shape[0])
     acts = ln.actions
     if not ln.bet or not acts:
         return w
-    sol = _solved(ln.lance, ln.pattern, deal, v)
+    sol = _solved(ln.lance, ln.pattern, hist, v)
     game, sigma = sol.game, sol.sigma
-    st, _, _ = prepare(game, final, v, ln.lance)
+    st, _, _ = _lance_states(sol, final, hist, v, ln.lance)
     tree = game.tree
     node = 0
     for a in acts:
@@ -432,7 +451,7 @@ def _weights(h: History, dealt, final, thrown, seat: int, v: Variant
             w *= jm == ln.pattern
         elif ln.lance == "punto":
             w *= jm == 0
-        f = _lance_weight(ln, final, seat, h.deal, v)
+        f = _lance_weight(ln, final, seat, h, v)
         if i == len(h.lances) - 1:
             cur = f
         else:
@@ -557,9 +576,11 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
     meta = {"variant": v.name, "rules": v.describe(), "deal": hist.deal,
             "method": "Bayes over Monte Carlo deals: the other hands dealt from the unseen cards (after the mus thrown "
                       "by the discard table and redrawn), weighted by the shipped cut flags, discard table, "
-                      "declarations and per-lance betting strategies",
-            "strategies": "the shipped per-lance equilibrium (equilibrium set), the shipped cut flags and discard "
-                          "table", "tremble": TREMBLE,
+                      "declarations and betting strategies",
+            "strategies": ("after a cut the equilibrium of each lance given who cut, after a mus round the "
+                           "after-mus one" if hist.cutter is not None or hist.mus else
+                           "the shipped per-lance equilibrium (equilibrium set)")
+                          + ", the shipped cut flags and discard table", "tremble": TREMBLE,
             "samples": int(drawn), "seed": seed, "effective_samples": round(ess, 1),
             "prior": "the deal with only your cards known", "notes": notes,
             "seconds": round(time.perf_counter() - t0, 3)}
@@ -650,16 +671,15 @@ def _label(h: int, v: Variant) -> str:
 def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarray, v: Variant) -> dict:
     from musstats._kernels.cfr import node_sums
     from musstats.analysis.betting import action_ev
-    from musstats.engines.betting.info import prepare
     from musstats.engines.solving.game import chunk_bounds
 
     ln = hist.lances[-1]
-    sol = _solved(ln.lance, ln.pattern, hist.deal, v)
+    sol = _solved(ln.lance, ln.pattern, hist, v)
     game, sigma = sol.game, sol.sigma
     sel = _valuing(w)
     deals = np.ascontiguousarray(final[sel])
     ws = w[sel] / w[sel].sum()
-    st, o, _ = prepare(game, deals, v, ln.lance)
+    st, o, _ = _lance_states(sol, deals, hist, v, ln.lance)
     tree = game.tree
     k = int(game.seat_owner[q])
     max_act = int(np.asarray(tree.n_act).max())
@@ -674,5 +694,7 @@ def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarra
             "declared": pattern_text(ln.pattern) if ln.lance in ("pares", "juego") else None,
             "actions": acts, "best_reading": max(valued, key=lambda a: valued[a]) if valued else None,
             "units": "stones for your team in this lance, from here",
-            "source": "P: the shipped per-lance equilibrium (it reads nothing of the earlier lances); EV: over the "
-                      "deals the history weights, the others playing the shipped strategies on"}
+            "source": ("P: the equilibrium of the lance given who cut" if sol.game.info == "mus-read" else
+                       "P: the shipped per-lance equilibrium")
+                      + " (it reads nothing of the earlier lances); EV: over the deals the history weights, the "
+                        "others playing the same strategies on"}

@@ -132,7 +132,7 @@ def measure_solved(spec: Spec, game: Game, sigma: np.ndarray, *, samples: int | 
     stored = dequantise(quantise(sigma), game)
     SIG = sg.layout.from_game(stored)
     e = nashconv(sg, SIG, sg.sample_size)
-    private = spec.info == "private"
+    private = spec.info in ("private", "mus-read")  # every seat decides alone
     if private and team:
         # the pair's deviation is searched on team_samples (choose) and valued on the full sample
         if spec.solver == "vector":
