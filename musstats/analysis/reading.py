@@ -110,6 +110,9 @@ class History:
     again: list[str]
     lances: list[Lance]
     next: tuple[str, Any]
+    #: whether the strategies that read who cut apply (False when the player's own call departs
+    #: from the shipped cut flags: those strategies never meet his hand there)
+    flags_fit: bool = True
 
     @property
     def mus(self) -> bool:
@@ -122,7 +125,7 @@ class History:
     @property
     def cutter(self) -> int | None:
         """The seat that cut the mus (None: a mus round, or the mus not told)."""
-        if self.mus or "corto" not in self.calls:
+        if self.mus or "corto" not in self.calls or not self.flags_fit:
             return None
         return self.calls.index("corto")
 
@@ -535,6 +538,14 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
     t.remaining(cards)
     h = t.index_of(cards)
     hist = parse_history(history, q, h, v)
+    notes = []
+    if not hist.mus and q < len(hist.calls):
+        from musstats.tables.policies import cut_flags
+
+        if bool(cut_flags(v)[q, h]) != (hist.calls[q] == "corto"):
+            hist.flags_fit = False
+            notes.append("your mus call departs from the shipped cut flags: the strategies that read who cut never "
+                         "meet your hand there, so the per-lance ones are used")
     parts: list[tuple[np.ndarray, ...]] = []
     ess = 0.0
     prior: dict[int, dict[str, np.ndarray]] = {}
@@ -568,7 +579,6 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
             d[key_] = {"posterior": round(m, 4), "se": round(se, 4), "prior": round(float(prior[s][key_].mean()), 4)}
         reads[SEATS[s]] = d
     decision = _decision(hist, q, h, cards, final, w, v)
-    notes = []
     if ess < 1000:
         notes.append(f"few deals fit the history (effective sample {ess:,.0f}): the reads are rough")
     if hist.again:
