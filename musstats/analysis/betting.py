@@ -192,6 +192,16 @@ def _strategy(lance, pattern, deal, info, v, solve_missing=True, method: str = "
     return s
 
 
+def played_strategy(lance: str, pattern: int, deal: str, v: Variant, *, read_cut: bool = False,
+                    solve_missing: bool = True) -> Solved:
+    """The private-information strategy a lance is bet by for the hands of a deal model; with
+    ``read_cut`` the hands as dealt are bet by the strategies that read who cut (deal model
+    ``cut``, information model ``mus-read``)."""
+    if read_cut and deal == "as-dealt":
+        return _strategy(lance, pattern, D.CUT, "mus-read", v, solve_missing)
+    return _strategy(lance, pattern, deal, "private", v, solve_missing)
+
+
 # ---------------------------------------------------------------------------
 # bet
 

@@ -125,9 +125,14 @@ class History:
     @property
     def cutter(self) -> int | None:
         """The seat that cut the mus (None: a mus round, or the mus not told)."""
-        if self.mus or "corto" not in self.calls or not self.flags_fit:
+        if self.mus or "corto" not in self.calls:
             return None
         return self.calls.index("corto")
+
+    @property
+    def reads_cut(self) -> bool:
+        """Whether the lances are bet by the strategies that read who cut."""
+        return self.cutter is not None and self.flags_fit
 
     def text(self) -> str:
         parts = [",".join(self.calls)] if self.calls else []
@@ -359,13 +364,11 @@ def _next_lance(done: list[str]) -> str | None:
 def _solved(lance: str, pattern: int, hist: "History", v: Variant):
     """The strategy of a lance for a history: after a cut the equilibrium of the lance given who
     cut (information model ``mus-read``), after a mus round the after-mus one; where the mus is
-    not told, the per-lance one of the hands as dealt."""
-    from musstats.analysis.betting import _strategy
-    from musstats.analysis.practice.bots import solved
+    not told, or the player's own call departs from the cut flags, the per-lance one of the
+    hands as dealt."""
+    from musstats.analysis.betting import played_strategy
 
-    if hist.cutter is not None:
-        return _strategy(lance, pattern, "cut", "mus-read", v.lance_rules, solve_missing=False)
-    return solved(lance, pattern, hist.deal, v)
+    return played_strategy(lance, pattern, hist.deal, v.lance_rules, read_cut=hist.reads_cut, solve_missing=False)
 
 
 def _lance_states(sol, deals: np.ndarray, hist: "History", v: Variant, lance: str):
@@ -588,7 +591,7 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
                       "by the discard table and redrawn), weighted by the shipped cut flags, discard table, "
                       "declarations and betting strategies",
             "strategies": ("after a cut the equilibrium of each lance given who cut, after a mus round the "
-                           "after-mus one" if hist.cutter is not None or hist.mus else
+                           "after-mus one" if hist.reads_cut or hist.mus else
                            "the shipped per-lance equilibrium (equilibrium set)")
                           + ", the shipped cut flags and discard table", "tremble": TREMBLE,
             "samples": int(drawn), "seed": seed, "effective_samples": round(ess, 1),

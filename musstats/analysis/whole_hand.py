@@ -125,11 +125,9 @@ def _check_set(strategies: str) -> str:
 
 def _lance_strategy(lance: str, pattern: int, deal: str, strategies: str, v: Variant):
     """The strategy a set plays a subgame with, for the hands of a deal model."""
-    from musstats.analysis.betting import _strategy
+    from musstats.analysis.betting import played_strategy
 
-    if deal == "as-dealt" and strategies == "mus-read":
-        return _strategy(lance, pattern, D.CUT, "mus-read", v)
-    return _strategy(lance, pattern, deal, "private", v)
+    return played_strategy(lance, pattern, deal, v, read_cut=strategies == "mus-read")
 
 
 def mus_class(h: Hands, strategies: str) -> tuple[np.ndarray, int]:
@@ -154,8 +152,7 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
     flags = cut_flags(v)
     out = deals_after_mus(int(n), int(seed), v, rounds=1, cut=flags, with_dealt=True, key=(D.PLAY_KEY, 1))
     final, mus, dealt = np.ascontiguousarray(out[:, :4]), out[:, 4] > 0, np.ascontiguousarray(out[:, 5:9])
-    cuts = flags[np.arange(4)[None, :], dealt]
-    cutter = np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1)
+    cutter = D.cutter(dealt, v)
     pol, _ = get_policy("table", v)
     kept = np.array([[bin(int(x)).count("1") for x in row] for row in pol], np.int64)
     counts = np.where(mus[:, None], 4 - kept[np.arange(4)[None, :], dealt], 0)

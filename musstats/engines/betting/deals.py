@@ -59,8 +59,9 @@ def subgames() -> list[tuple[str, int]]:
 SUBGAMES = subgames()
 
 
-def _block_seed(seed: int, key: int, b: int) -> int:
-    ss = np.random.SeedSequence(int(seed), spawn_key=(int(key), int(b)))
+def _derived_seed(seed: int, *spawn_key: int) -> int:
+    """A non-negative 63-bit seed drawn from ``seed`` and a spawn key (its own stream)."""
+    ss = np.random.SeedSequence(int(seed), spawn_key=tuple(int(x) for x in spawn_key))
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
@@ -68,7 +69,7 @@ def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int
     """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order."""
     from musstats.engines.musphase import deals_as_dealt
 
-    s = _block_seed(seed, key, b)
+    s = _derived_seed(seed, key, b)
     if deal == "as-dealt":
         d = deals_as_dealt(n, s, variant)
     elif deal == "after-mus":
@@ -97,8 +98,7 @@ def cut_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
 
     kept, have, j = [], 0, 0
     while have < n:
-        s = int(np.random.SeedSequence(int(seed), spawn_key=(j,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
-        d = deals_as_dealt(int(n), s, variant)
+        d = deals_as_dealt(int(n), _derived_seed(seed, j), variant)
         d = d[cutter(d, variant) >= 0]
         kept.append(d)
         have += d.shape[0]
