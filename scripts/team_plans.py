@@ -17,7 +17,15 @@ what lies beyond the shipped per-player equilibrium:
   best response leaves the pair's mixture and what the pair's best plan takes from the
   opponent's mixture (up to the plan search being a lower bound).
 
+* ``--columns N``: column generation (:func:`musstats.engines.solving.team.correlated_plans`):
+  the lone opponent learns by CFR against the pair's mixture of plans, the pair's oracle adds a
+  plan each round, N rounds at most.  Then, on an independent sample: the mixture's value, what
+  the lone opponent's best response (chosen on the first sample) gains against it, and what
+  the pair's best joint plan gains against the opponent's strategy; the same for the mixture
+  played as one behaviour strategy per partner (partners who agree on no plan).
+
     python scripts/team_plans.py juego 7 --team 0 --restarts 2 --rounds 40 [--samples 20000]
+    python scripts/team_plans.py juego 7 --team 0 --columns 40 --samples 100000 [--deal after-mus]
 """
 
 from __future__ import annotations
@@ -66,9 +74,14 @@ def main(argv=None) -> int:
     ap.add_argument("--team", type=int, default=0, help="the pair: 0 mano+third, 1 second+postre")
     ap.add_argument("--restarts", type=int, default=0)
     ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--columns", type=int, default=0, help="rounds of column generation")
+    ap.add_argument("--iterations", type=int, default=2000, help="CFR+ iterations of each restricted game")
+    ap.add_argument("--per-round", type=int, default=1, help="plans the oracle adds per round at most")
+    ap.add_argument("--out", default=None, help="an .npz for the plans, their weights and the opponent's strategy")
     ap.add_argument("--samples", type=int, default=20_000, help="samples per owner of the oracles and values")
+    ap.add_argument("--deal", default="as-dealt", choices=("as-dealt", "after-mus"))
     args = ap.parse_args(argv)
-    spec = Spec(lance=args.lance, pattern=args.pattern, deal="as-dealt", info="private", variant=Variant())
+    spec = Spec(lance=args.lance, pattern=args.pattern, deal=args.deal, info="private", variant=Variant())
     shipped = get_solved(spec, solve=False)
     if shipped is None:
         raise SystemExit(f"no shipped strategy for {spec.name}")
@@ -158,7 +171,81 @@ def main(argv=None) -> int:
             M2[:, -1] = [value(Pi, Q[-1]) for Pi in P]
             M2[-1, :-1] = [value(P[-1], Qj) for Qj in Q[:-1]]
             M = M2
+    if args.columns:
+        columns(spec, shipped.sigma, t, args, emit)
     return 0
+
+
+def columns(spec, sigma, t: int, args, emit) -> None:
+    """Column generation from the shipped strategies, then its figures on an independent sample."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.solving.exploit import ratio, team_search
+    from musstats.engines.solving.game import Sample
+    from musstats.engines.solving.team import correlated_plans
+
+    sg = solver_game(spec, purpose="measure", samples=args.samples)
+    lay = sg.layout
+    SIG = lay.from_game(sigma)
+    res = correlated_plans(sg, SIG, t, rounds=args.columns, iterations=args.iterations, per_round=args.per_round,
+                           progress=lambda row: emit({k: (round(x, 4) if isinstance(x, float) else x)
+                                                      for k, x in row.items()}))
+    k1, ev, C = res.opponent, Sample("eval"), Sample("choose")
+    if args.out:
+        from musstats.base.files import atomic_write_bytes
+
+        import io
+
+        buf = io.BytesIO()
+        np.savez_compressed(buf, weights=res.weights, Q=res.Q, owners=np.array(sorted(res.plans[0])),
+                            **{f"plan{j}_{k}": P[k] for j, P in enumerate(res.plans) for k in P})
+        atomic_write_bytes(Path(args.out), buf.getvalue())
+
+    def units(S: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+        x, W = sg.sample_values(k1, S, sample)  # the opponent's team's utility
+        return -x, W
+
+    def mixture(Q: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+        xs = [(w, units(res.profile(SIG, lay, j) if Q is None else lay.with_rows(res.profile(SIG, lay, j), k1, Q),
+                        sample)) for j, w in enumerate(res.weights) if w > 1e-9]
+        return sum(w * x for w, (x, _) in xs), xs[0][1][1]
+
+    x0, W = mixture(None, ev)
+    value = ratio(x0, W)
+    from musstats.engines.solving.team import PlanGame
+
+    pg = PlanGame(sg, t, k1, SIG, C)
+    for P in res.plans:
+        pg.add(P)
+    br = lay.best_response(k1, pg.mixed_sums(res.weights))
+    xb, _ = mixture(br, ev)
+    lone = ratio(x0 - xb, W)  # what the opponent gains: the pair's value falls
+    xb_in, Wc = mixture(br, C)
+    x0_in, _ = mixture(None, C)
+    lone_in = ratio(x0_in - xb_in, Wc)
+    j = int(np.argmax(res.weights))
+    _, _, dev, how = team_search(sg, res.profile(SIG, lay, j), t, sample=C)
+    xd, _ = units(dev, ev)
+    pair = ratio(xd - x0, W)
+    xd_in, _ = units(dev, C)
+    pair_in = ratio(xd_in - x0_in, Wc)
+    # the mixture as one behaviour strategy per partner: what partners who agree on no plan play
+    from musstats.engines.solving.exploit import best_response
+    from musstats.engines.solving.team import mixture_profile
+
+    M = mixture_profile(sg, res, SIG)
+    xm, _ = units(M, ev)
+    xmb, _ = units(lay.with_rows(M, k1, best_response(sg, k1, M, C)), ev)
+    _, _, devm, _ = team_search(sg, M, t, sample=C)
+    xmd, _ = units(devm, ev)
+    emit({"marginal_value": round(ratio(xm, W)[0], 4), "marginal_opponent_gain": round(ratio(xm - xmb, W)[0], 4),
+          "marginal_opponent_gain_se": round(ratio(xm - xmb, W)[1], 4),
+          "marginal_pair_gain": round(ratio(xmd - xm, W)[0], 4), "marginal_pair_gain_se": round(ratio(xmd - xm, W)[1], 4)})
+    emit({"plans": len(res.plans), "support": int((res.weights > 1e-3).sum()), "partial": res.partial,
+          "value": round(value[0], 4), "value_se": round(value[1], 4),
+          "opponent_gain": round(lone[0], 4), "opponent_gain_se": round(lone[1], 4),
+          "opponent_gain_in": round(lone_in[0], 4),
+          "pair_gain": round(pair[0], 4), "pair_gain_se": round(pair[1], 4), "pair_gain_in": round(pair_in[0], 4),
+          "pair_found_from": how})
 
 
 if __name__ == "__main__":

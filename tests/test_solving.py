@@ -219,3 +219,96 @@ def test_pooled_deviation_is_the_best_plan_of_a_pair_that_sees_both_hands(seed):
             total += best
         assert e.pooled_gain[t] == pytest.approx(total - base, abs=1e-12)
         assert e.pooled_gain[t] >= e.team_gain[t] - 1e-12
+
+
+# ---------------------------------------------------------------------------
+# a pair's correlated plans against a lone opponent (column generation)
+
+
+def three_seat_lance():
+    """The mini lance with three seats: mano (owner 0) and third (owner 2) against second
+    (owner 1), each holding a card 0, 1 or 2 (independently, each 1/3), the best card winning,
+    ties to the seat nearer to mano.  Mano passes or bets 2; after a pass second passes (en
+    paso: 1 stone to the best hand) or bets 2; mano's bet is answered by second (a refusal
+    gives mano's team 1), second's by third, then mano (the first to accept ends it: 2 stones to
+    the best hand; two refusals give second 1).
+
+    Nodes: 0 mano [paso, envido]; 1 second [paso, envido]; 2 second [no quiero, quiero]; 3 en
+    paso; 4 third [no quiero, quiero]; 5 refused by second; 6 accepted; 7 mano [no quiero,
+    quiero]; 8 accepted; 9 refused by mano's team; 10 accepted."""
+    import itertools
+
+    from musstats.engines.solving.game import make_custom_game
+
+    tree = dict(is_term=[0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1], first=[1, 3, 5, -1, 7, -1, -1, 9, -1, -1, -1],
+                n_act=[2, 2, 2, 0, 2, 0, 0, 2, 0, 0, 0], owner=[0, 1, 1, -1, 2, -1, -1, 0, -1, -1, -1],
+                term=[-1, -1, -1, 0, -1, 2, 1, -1, 1, 3, 1])
+    U = np.array([[-1.0, 1.0], [-2.0, 2.0], [1.0, 1.0], [-1.0, -1.0]])  # outcome 1: mano's team holds the best
+    g = make_custom_game(tree, U, [0, 1, 0], [3, 3, 3])
+    st = np.array(list(itertools.product(range(3), repeat=3)), np.int32)
+    best_seat = np.array([max(range(3), key=lambda q: (d[q], -q)) for d in st])
+    return g, (st, (best_seat % 2 == 0).astype(np.int32), np.full(27, 1 / 27))
+
+
+def _matrix_value(M: np.ndarray, iterations: int = 20_000) -> tuple[float, float]:
+    """The value of the zero-sum matrix game ``M`` (rows maximise) bracketed by the averaged
+    strategies of regret matching+: [what the rows' mixture guarantees, what the columns'
+    mixture concedes]."""
+    K, J = M.shape
+    rx, ry, sx, sy = np.zeros(K), np.zeros(J), np.zeros(K), np.zeros(J)
+    for i in range(1, iterations + 1):
+        x = np.maximum(rx, 0)
+        x = x / x.sum() if x.sum() > 0 else np.full(K, 1 / K)
+        y = np.maximum(ry, 0)
+        y = y / y.sum() if y.sum() > 0 else np.full(J, 1 / J)
+        ux, uy = M @ y, -(x @ M)
+        rx, ry = np.maximum(rx + ux - x @ ux, 0), np.maximum(ry + uy - y @ uy, 0)
+        sx, sy = sx + i * x, sy + i * y
+    return float((sx / sx.sum() @ M).min()), float((M @ (sy / sy.sum())).max())
+
+
+def test_correlated_plans_reach_the_value_of_the_game_over_joint_plans():
+    """Column generation on the three-seat lance reaches the pair's correlated value: the value
+    of the matrix game between the pair's 512 joint pure plans (mixed: the partners agree on one
+    before the hand) and second's 64 pure strategies, each entry valued by brute force.  The
+    mixture it returns guarantees that value (second's best response takes no more), beats the
+    best single joint plan (4/9, by brute force: correlation is worth something here), and the
+    oracle finds no plan that beats the opponent's strategy by more."""
+    import itertools
+
+    from musstats.engines.solving.dealt import DealGame, deal_values
+    from musstats.engines.solving.team import correlated_plans
+
+    g, (st, o, w) = three_seat_lance()
+    pair = [(n, s) for n in (0, 7, 4) for s in range(3)]
+    lone = [(n, s) for n in (1, 2) for s in range(3)]
+
+    def value(tp, lp):
+        sig = g.uniform()
+        for (n, s), a in itertools.chain(zip(pair, tp), zip(lone, lp)):
+            g.block(sig, n)[s] = np.eye(2)[a]
+        return float(deal_values(g, sig, st, o) @ w)
+
+    M = np.array([[value(a, b) for b in itertools.product((0, 1), repeat=6)]
+                  for a in itertools.product((0, 1), repeat=9)])
+    lo, hi = _matrix_value(M)
+    assert hi - lo < 5e-4  # the reference is that sharp
+    assert M.min(axis=1).max() == pytest.approx(4 / 9, abs=1e-12)
+    dg = DealGame(g, (st, o, w))
+    res = correlated_plans(dg, dg.layout.uniform(), 0, rounds=30, iterations=3000, tol=1e-4)
+    last = res.rounds[-1]
+    assert not res.partial and res.weights.sum() == pytest.approx(1.0)
+    assert last["lower"] <= hi + 1e-9  # what the mixture guarantees is never above the game's value
+    assert last["lower"] >= lo - 2e-3 and last["value"] == pytest.approx((lo + hi) / 2, abs=2e-3)
+    assert last["lower"] > 4 / 9 + 0.01
+    assert last["upper"] <= hi + 2e-3
+
+
+def test_correlated_plans_need_a_lone_opponent():
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.team import correlated_plans
+
+    g, data = three_seat_lance()
+    dg = DealGame(g, data)
+    with pytest.raises(MusError, match="lone opponent"):
+        correlated_plans(dg, dg.layout.uniform(), 1)  # second alone faces a pair

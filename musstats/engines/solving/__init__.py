@@ -9,6 +9,8 @@ storage apart.
   scheme with an exploration floor), progress, Ctrl-C, targets, warm starts;
 * :mod:`.exploit` -- what any strategy of any game concedes: per player, to a pair that
   changes together, to a pair that sees both its hands;
+* :mod:`.team` -- a pair's correlated plans against a lone opponent (column generation over
+  joint plans, its restricted game solved by the CFR driver);
 * :mod:`.store` -- keys, quantisation, shipped files, memory.
 
 Every game -- a lance's betting, the órdago at a score, the toy games of the tests --

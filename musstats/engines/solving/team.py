@@ -1,0 +1,255 @@
+"""A pair's correlated plans: the team-maxmin equilibrium with correlation (TMECor).
+
+Partners agree on a plan before the hand (who envides with what, who answers a bet), then
+each acts on his own cards.  A team's strategy is then a *mixture of joint plans*, and its
+value is the most it can guarantee against the other side's best response.  Against a lone
+opponent (the other team has one owner who decides) it is found by **column generation**
+(Farina, Celli, Gatti and Sandholm 2018, "Ex ante coordination and collusion in zero-sum
+multi-player extensive-form games"):
+
+* the **restricted game** (:class:`PlanGame`): the team picks one of the plans found so far,
+  the opponent plays the tree knowing only his own cards.  It is a two-player zero-sum game,
+  solved by the framework's CFR driver: the opponent's regrets are updated by the driver as in
+  any game; the plans' weights are one more regret matcher (RM+) that the game updates each
+  iteration on the plans' values against the opponent's current strategy, averaged with the
+  driver's weights;
+* the **oracle**: the team's best joint plan against the opponent's average strategy
+  (:func:`.exploit.team_search`, alternating best responses from several starts) becomes a new
+  plan when it beats the restricted game's value.
+
+The opponent's best response to the mixture bounds the team's correlated value from below;
+the oracle's best plan against the opponent bounds it from above (up to the oracle being a
+search).  :func:`correlated_plans` runs rounds until the two meet within ``tol``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from musstats.base.errors import MusError
+from musstats.engines.solving.game import Sample, SolverGame
+
+__all__ = ["PlanGame", "CorrelatedPlans", "correlated_plans", "mixture_profile"]
+
+
+class PlanGame(SolverGame):
+    """The restricted game of column generation on ``base``: team ``t`` picks one of
+    ``plans`` (each a dict owner -> its block, working layout), the lone opponent ``k1`` plays
+    the tree; chance is ``base``'s ``sample``.  The team's weights are learned by regret
+    matching+ inside :meth:`action_values` (averaged with weight ``t^gamma``, as the driver
+    averages the opponent's strategy); the other owners are not trained (zero values)."""
+
+    def __init__(self, base: SolverGame, t: int, k1: int, SIG: np.ndarray, sample: Sample, gamma: float = 1.0):
+        if base.layout.game.ties:
+            raise MusError("correlated plans are not computed where information grows during the game")
+        self.base, self.t, self.k1, self.SIG, self.sample, self.gamma = base, int(t), int(k1), SIG, sample, gamma
+        self.layout = base.layout
+        self.exact = base.exact
+        self.plans: list[dict] = []
+        self._T: list[np.ndarray] = []
+        self.W = float(base.sample_values(k1, SIG, sample)[1].sum())
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the weights learned (a new restricted game is solved from the start)."""
+        K = len(self.plans)
+        self.Rw, self.Sw = np.zeros(K), np.zeros(K)
+
+    def sums(self, plan: dict) -> np.ndarray:
+        """The opponent's terminal sums against ``plan``."""
+        return self.base.terminal_sums(self.k1, self.profile(plan), self.sample)
+
+    def add(self, plan: dict, T: np.ndarray | None = None) -> None:
+        """Add a joint plan (``T``: its :meth:`sums`, computed when not given)."""
+        self.plans.append(plan)
+        self._T.append(self.sums(plan) if T is None else T)
+        self.reset()
+
+    def known(self, T: np.ndarray) -> bool:
+        """Whether a plan with terminal sums ``T`` plays as one already found."""
+        return any(_same(T, X) for X in self._T)
+
+    def profile(self, plan: dict, Q: np.ndarray | None = None) -> np.ndarray:
+        """``SIG`` with the team's blocks from ``plan`` and (given) the opponent's ``Q``."""
+        lay = self.layout
+        S = self.SIG
+        for k, blk in plan.items():
+            S = lay.with_rows(S, k, blk)
+        return S if Q is None else lay.with_rows(S, self.k1, Q)
+
+    def current_weights(self) -> np.ndarray:
+        K = len(self.plans)
+        p = np.maximum(self.Rw, 0.0)
+        return p / p.sum() if p.sum() > 0 else np.full(K, 1.0 / K)
+
+    def weights(self) -> np.ndarray:
+        """The average weights of the plans."""
+        return self.Sw / self.Sw.sum() if self.Sw.sum() > 0 else self.current_weights()
+
+    def plan_values(self, Q: np.ndarray) -> np.ndarray:
+        """Each plan's value for team ``t`` against the opponent's block ``Q`` (stones)."""
+        lay = self.layout
+        reach = lay.own_reach(lay.with_rows(self.SIG, self.k1, Q), self.k1)
+        sign = 1.0 if int(lay.team[self.k1]) == self.t else -1.0
+        return sign * np.array([float((T * reach).sum()) for T in self._T]) / self.W
+
+    def mixed_sums(self, w: np.ndarray) -> np.ndarray:
+        """The opponent's terminal sums against the plans mixed by ``w``."""
+        return np.tensordot(w, np.stack(self._T), axes=1)
+
+    def action_values(self, owners, SIG, t):
+        from musstats._kernels.cfr import own_action_values
+
+        lay = self.layout
+        out = []
+        for k in owners:
+            rows = lay.rows(k)
+            if k != self.k1:
+                out.append(np.zeros((1, rows, lay.MS)))
+                continue
+            w = self.current_weights()
+            u = self.plan_values(lay.owner_rows(SIG, k))
+            self.Rw = np.maximum(self.Rw + u - w @ u, 0.0)
+            self.Sw += float(t) ** self.gamma * w
+            acc = own_action_values(lay.tr, SIG, int(lay.tb[k]), int(lay.m[k]), k, self.mixed_sums(w), rows)
+            full = np.zeros((1, rows, lay.MS))
+            full[..., : int(lay.m[k])] = acc
+            out.append(full)
+        return out
+
+
+@dataclass
+class CorrelatedPlans:
+    """What :func:`correlated_plans` found: the team's ``plans`` (dicts owner -> block, working
+    layout) and their ``weights``, the opponent's strategy ``Q`` (his block), and per round the
+    restricted game's value, the opponent's best response to the mixture (``lower``) and the
+    oracle's best plan against ``Q`` (``upper``), in stones for the team, on the sample that
+    chose them.  ``partial``: stopped before the bounds met."""
+
+    team: int
+    opponent: int
+    plans: list
+    weights: np.ndarray
+    Q: np.ndarray
+    rounds: list = field(default_factory=list)
+    partial: bool = True
+
+    def profile(self, SIG: np.ndarray, layout, j: int) -> np.ndarray:
+        """``SIG`` with plan ``j`` and the opponent's ``Q``."""
+        S = layout.with_rows(SIG, self.opponent, self.Q)
+        for k, blk in self.plans[j].items():
+            S = layout.with_rows(S, k, blk)
+        return S
+
+
+def mixture_profile(game: SolverGame, res: CorrelatedPlans, SIG: np.ndarray) -> np.ndarray:
+    """The plans' mixture as one behaviour strategy per partner (each state's actions weighed by
+    the plans' weights times the partner's own reach under each): what partners who agree on no
+    plan would play.  The opponent's block is ``res.Q``."""
+    lay = game.layout
+    out = lay.with_rows(SIG, res.opponent, res.Q)
+    for k in res.plans[0]:
+        num = np.zeros_like(res.plans[0][k])
+        den = np.zeros_like(num)
+        for plan, w in zip(res.plans, res.weights):
+            if w <= 0:
+                continue
+            S = lay.with_rows(SIG, k, plan[k])
+            reach = _node_reach(lay, S, k)
+            num += w * reach * plan[k]
+            den += w * reach
+        out = lay.with_rows(out, k, np.where(den > 0, num / np.where(den > 0, den, 1.0), res.plans[0][k]))
+    return out
+
+
+def _node_reach(lay, S: np.ndarray, k: int) -> np.ndarray:
+    """Owner ``k``'s own reach at each of his decision rows [rows of k, m]."""
+    tr = lay.tr
+    rb, m = int(lay.tb[k]), int(lay.m[k])
+    N = tr.shape[1]
+    r = np.ones((N, m))
+    out = np.zeros((lay.rows(k), m))
+    for n in range(N):
+        if tr[0, n]:
+            continue
+        f, na = int(tr[1, n]), int(tr[2, n])
+        if tr[3, n] == k:
+            a0 = int(tr[5, n])
+            out[a0: a0 + na] = r[n]
+            r[f: f + na] = r[n] * S[rb + a0: rb + a0 + na, :m]
+        else:
+            r[f: f + na] = r[n]
+    return out
+
+
+def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int = 30, iterations: int = 2000,
+                     tol: float = 0.005, per_round: int = 1, sample: Sample = Sample("choose"),
+                     progress: Callable[[dict], None] | None = None) -> CorrelatedPlans:
+    """Team ``t``'s correlated plans against its lone opponent by column generation (module
+    doc), starting from the team's strategies in ``SIG`` (working layout) as the first plan.
+    Each round solves the restricted game (``iterations`` of CFR+), then asks the oracle for
+    better plans (each start of the team search gives one; up to ``per_round`` of those that beat
+    the restricted game's value are added, the best first); it stops when the upper and lower bounds meet within ``tol`` stones, after
+    ``rounds`` rounds, or on Ctrl-C (``partial``); or when the oracle returns a plan already
+    found (the gap left is then the restricted game's solution error).  ``progress(row)`` after each round."""
+    from musstats.engines.run import Interrupt
+    from musstats.engines.solving.cfr import SolveConfig, solve
+    from musstats.engines.solving.exploit import team_owners, team_search
+
+    lay = game.layout
+    pair, other = team_owners(game, t), team_owners(game, 1 - t)
+    if len(other) != 1:
+        raise MusError("correlated plans are computed against a lone opponent (one owner of the other team decides)")
+    if not pair:
+        raise MusError(f"team {t} never decides")
+    k1 = other[0]
+    pg = PlanGame(game, t, k1, SIG, sample)
+    pg.add({k: lay.owner_rows(SIG, k) for k in pair})
+    config = SolveConfig.preset("cfr+", iterations)
+    sign = 1.0 if int(lay.team[k1]) == t else -1.0
+    out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1))
+    with Interrupt() as ctrl_c:
+        for r in range(rounds):
+            pg.reset()
+            st = solve(pg, config)
+            if st.partial:
+                break
+            w = pg.weights()
+            Q = lay.owner_rows(lay.from_game(st.sigma), k1)
+            value = float(w @ pg.plan_values(Q))
+            br = lay.best_response(k1, pg.mixed_sums(w))
+            lower = float(w @ pg.plan_values(br))
+            start = pg.profile(pg.plans[int(np.argmax(w))], Q)
+            found: list = []
+            _, _, dev, how = team_search(game, start, t, sample=sample, found=found)
+            reach = lay.own_reach(lay.with_rows(SIG, k1, Q), k1)
+            new: list = []  # every start's plan that beats the restricted game's value, the best first
+            for _, S in sorted(found, key=lambda x: -x[0]):
+                plan = {k: lay.owner_rows(S, k) for k in pair}
+                T = pg.sums(plan)
+                v = sign * float((T * reach).sum()) / pg.W
+                if not new or (v > value + tol and not pg.known(T) and not any(_same(T, X) for _, X, _ in new)):
+                    new.append((plan, T, v))
+            upper = max(new[0][2], float(pg.plan_values(Q).max()))
+            out = CorrelatedPlans(t, k1, list(pg.plans), w, Q, out.rounds, partial=True)
+            row = {"round": r, "plans": len(pg.plans), "support": int((w > 1e-3).sum()), "value": value,
+                   "lower": lower, "upper": upper, "found_from": how}
+            out.rounds.append(row)
+            if progress is not None:
+                progress(row)
+            if upper - lower <= tol or pg.known(new[0][1]):  # a known plan: the restricted game's error is left
+                out.partial = False
+                break
+            if ctrl_c.hit:
+                break
+            for plan, T, _ in new[: per_round]:
+                pg.add(plan, T)
+    return out
+
+
+
+def _same(T: np.ndarray, X: np.ndarray) -> bool:
+    return bool(np.allclose(T, X, rtol=0.0, atol=1e-12))
