@@ -66,6 +66,7 @@ class PlanGame(SolverGame):
         """Add a joint plan (``T``: its :meth:`sums`, computed when not given)."""
         self.plans.append(plan)
         self._T.append(self.sums(plan) if T is None else T)
+        self._stack = np.stack(self._T)
         self.reset()
 
     def known(self, T: np.ndarray) -> bool:
@@ -94,11 +95,11 @@ class PlanGame(SolverGame):
         lay = self.layout
         reach = lay.own_reach(lay.with_rows(self.SIG, self.k1, Q), self.k1)
         sign = 1.0 if int(lay.team[self.k1]) == self.t else -1.0
-        return sign * np.array([float((T * reach).sum()) for T in self._T]) / self.W
+        return sign * np.tensordot(self._stack, reach, axes=2) / self.W
 
     def mixed_sums(self, w: np.ndarray) -> np.ndarray:
         """The opponent's terminal sums against the plans mixed by ``w``."""
-        return np.tensordot(w, np.stack(self._T), axes=1)
+        return np.tensordot(w, self._stack, axes=1)
 
     def action_values(self, owners, SIG, t):
         from musstats._kernels.cfr import own_action_values
