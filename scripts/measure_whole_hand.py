@@ -6,12 +6,14 @@ information (who cut and the cards taken; earlier lances' betting; the pares dec
 in juego and punto; all of them) and reader (each seat; each pair reading together), what a
 best response that reads it gains, chosen on one sample of hands and valued on an
 independent one (a lower bound).  Prints the table and the sums per source; ``--out`` writes
-the Markdown; ``--ship`` writes the figures ``musstats hand --exploitability`` prints
-(``musstats/data/whole_hand_<deck>_<juego real>.json``).  Each row is kept in the disk cache
+the Markdown; ``--ship`` (with ``--strategies mus-read``, the set ``musstats hand`` bets by, every
+source) writes the figures ``musstats hand --exploitability`` prints
+(``musstats/data/whole_hand_<deck>_<juego real>.json``), with the per-lance strategies'
+NashConv on the same hands as the baseline (measured too, every source, no pairs).  Each row is kept in the disk cache
 as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
-    python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md] [--ship]
-    python scripts/measure_whole_hand.py --strategies mus-read --sources mus --no-teams   # the set that reads who cut
+    python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md]
+    python scripts/measure_whole_hand.py --strategies mus-read --team-lances grande,chica --ship
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv=None) -> int:
-    from musstats.analysis.whole_hand import SOURCES, STRATEGY_SETS, reading_table
+    from musstats.analysis.whole_hand import LANCE_ORDER, SOURCES, STRATEGY_SETS, reading_table
     from musstats.output.files import frame_to_markdown
     from musstats.output.progress import ProgressBar
 
@@ -38,17 +40,24 @@ def main(argv=None) -> int:
     ap.add_argument("--strategies", default="per-lance", choices=list(STRATEGY_SETS),
                     help="mus-read: the hands as dealt bet by the strategies that read who cut")
     ap.add_argument("--sources", default=",".join(SOURCES), help="the sources measured, comma-separated")
+    ap.add_argument("--team-lances", default=",".join(LANCE_ORDER), help="the lances where pairs read together")
     a = ap.parse_args(argv)
-    if a.ship and (a.strategies != "per-lance" or a.sources != ",".join(SOURCES)):
-        ap.error("--ship writes the figures of the shipped per-lance strategies, every source")
+    if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES)):
+        ap.error("--ship writes the figures of the strategies musstats hand bets by (--strategies mus-read), "
+                 "every source")
     t0 = time.perf_counter()
     bar = ProgressBar("lances x sources x readers")
     df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar, strategies=a.strategies,
-                       sources=tuple(a.sources.split(",")))
+                       sources=tuple(a.sources.split(",")), team_lances=tuple(a.team_lances.split(",")))
     bar.close()
+    baseline = None
+    if a.ship:
+        bar = ProgressBar("baseline: the per-lance strategies")
+        baseline = reading_table(a.hands, a.seed, teams=False, progress=bar)
+        bar.close()
     from musstats.analysis.whole_hand import exploitability_document
 
-    doc = exploitability_document(df)
+    doc = exploitability_document(df, baseline)
     by_source = "\n".join(f"| {src} | {x['gain']:.4f} | {x['gain_se']:.4f} |" for src, x in doc["by_source"].items())
     teams = "; ".join(f"{who} {g:.4f} ± {se:.4f} ({', '.join(ls)})" for who, g, se, ls in
                       zip(("mano+third", "second+postre"), doc["team_gain"], doc["team_gain_se"], doc["team_lances"])
@@ -59,6 +68,8 @@ def main(argv=None) -> int:
             frame_to_markdown(df.drop(columns=["kind"]).round(4)), "",
             "Each row's lower bound counted at max(gain, 0); per lance and reader the source that gains most "
             f"(stones per hand): NashConv {doc['nashconv']:.4f} ± {doc['nashconv_se']:.4f}"
+            + (f" (the per-lance strategies: {doc['baseline_nashconv']:.4f} ± {doc['baseline_nashconv_se']:.4f})"
+               if baseline is not None else "")
             + (f"; pairs reading together: {teams}" if teams else "") + ".", "",
             "Per source, summed over the seats and the lances:", "",
             "| source | gain | gain_se |", "|---|---:|---:|", by_source]
@@ -67,7 +78,7 @@ def main(argv=None) -> int:
     if a.ship:
         from musstats.analysis.whole_hand import write_exploitability
 
-        print(f"wrote {write_exploitability(df)}")
+        print(f"wrote {write_exploitability(df, baseline)}")
     if a.out:
         from musstats.base.files import atomic_write_text
 

@@ -274,8 +274,28 @@ def test_arena_cli(capsys):
     for argv, fragment in ((["arena", "--b", "bluff"], "unknown strategy set"),
                            (["arena", "--games", "3"], "even number"),
                            (["arena", "--hands", "-5"], "hands"),
-                           (["arena", "--variant", "ten-kings", "--hands", "10"], "ten kings")):
+                           (["arena", "--variant", "ten-kings", "--hands", "10"], "ten kings"),
+                           (["arena", "--a", "mus-read", "--b", "paso"], "whole hands"),
+                           (["arena", "--a", "mus-read", "--b", "equilibrium,paso"], "whole hands")):
         assert_exit2_one_line(capsys, argv, fragment)
+
+
+def test_the_arena_plays_whole_hands_with_the_strategies_that_read_who_cut(capsys):
+    """mus-read against the equilibrium: whole hands (the mus phase, then the lances), stones per
+    hand only; a set against itself on common hands with the seats swapped scores exactly 0.
+    (Each hand's score is checked against an exact walk of the sets' own strategies in
+    tests/test_whole_hand.py.)"""
+    import json
+
+    code, out, err = run_cli(capsys, ["arena", "--a", "mus-read", "--b", "equilibrium", "--hands", "3000",
+                                      "--format", "json"])
+    assert code == 0, err
+    d = json.loads(out)
+    m = d["matches"][0]
+    assert d["deal"] == "whole hands" and m["games"]["played"] == 0 and m["hands"]["played"] == 3000
+    assert m["hands"]["se"] > 0
+    same = arena("mus-read", "mus-read", hands=2000)
+    assert same.stones == 0.0 and same.hands == 2000
 
 
 # --------------------------------------------------------------------------- the game model with betting

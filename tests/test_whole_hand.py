@@ -123,6 +123,9 @@ def test_the_whole_hand_figures_add_each_readers_best_source_floored_at_zero():
     assert d["team_lances"] == [["grande", "chica"], ["grande", "chica"]]
     assert d["by_source"]["all"]["gain"] == pytest.approx(0.7)
     assert d["baseline_nashconv"] == d["nashconv"]
+    # a baseline table: its own sum, here every gain halved (grande 0.045, chica 0.41)
+    d = exploitability_document(df, df.assign(gain=df.gain / 2))
+    assert d["baseline_nashconv"] == pytest.approx((0.09 + 0.82) / 2) and d["nashconv"] == pytest.approx(0.91)
 
 
 def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):
@@ -193,3 +196,60 @@ def test_reading_classes_of_the_mus_read_set_carry_who_cut(hands):
     for src in ("mus", "lances", "all"):
         cls, n = reading_classes(hands, "chica", src, 1, "mus-read")
         assert (cls % 5 == base).all() and n % 5 == 0 and cls.max() < n
+
+
+def test_head_to_head_scores_each_hand_by_each_sets_own_strategies(hands):
+    """Each hand's score with the strategies that read who cut at one team and the per-lance
+    ones at the other equals an exact walk of each lance's tree in which every seat looks up its
+    own set's shipped strategy for its own state (the hand, and for the cut strategies the seat
+    that cut); the two seatings differ, and a set against itself scores 0."""
+    from musstats.analysis.betting import played_strategy
+    from musstats.analysis.whole_hand import hand_scores
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+
+    v = Variant()
+    h = hands
+    idx = np.r_[np.nonzero(h.mus)[0][:6], np.nonzero(~h.mus)[0][:18]]
+    sub = type(h)(*(getattr(h, f)[idx] for f in ("dealt", "final", "mus", "cutter", "counts", "pares", "juego")))
+    got = hand_scores(sub, "mus-read", "per-lance", v)
+
+    def walk(g, sig, st, o, n):
+        t = g.tree
+        if t.is_term[n]:
+            return float(g.U[t.term[n], o])
+        q = int(g.owner[n])  # private: owner q is seat q
+        p = g.strategy_at(sig[q], n, int(st[q]))
+        return sum(p[a] * walk(g, sig, st, o, int(t.first[n]) + a) for a in range(int(t.n_act[n])))
+
+    want = np.zeros_like(got)
+    for lance, _, _, subs in D.lance_parts(sub.final, v):
+        for pat, sel in subs:
+            for i in sel:
+                deal = "after-mus" if sub.mus[i] else "as-dealt"
+                sols = {x: played_strategy(lance, int(pat), deal, v, read_cut=x == "mus-read")
+                        for x in ("mus-read", "per-lance")}
+                states = {x: prepare(s.game, sub.final[[i]], v, lance)[0][0] for x, s in sols.items()}
+                o = int(prepare(sols["per-lance"].game, sub.final[[i]], v, lance)[1][0])
+                for col, first in enumerate(("mus-read", "per-lance")):
+                    plays = [first if q % 2 == 0 else ({"mus-read", "per-lance"} - {first}).pop() for q in range(4)]
+                    sig = [sols[x].sigma for x in plays]
+                    st = [states[x][q] for q, x in enumerate(plays)]
+                    g = sols[plays[0]].game
+                    # every seat's strategy from its own set: the walk looks up each owner's own sigma
+                    want[i, col] += walk(_SeatGame(g, [sols[x].game for x in plays]), sig, st, o, 0)
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    assert np.abs(got[:, 0] - got[:, 1]).max() > 1e-3  # who sits where matters
+    same = hand_scores(sub, "per-lance", "per-lance", v)
+    np.testing.assert_allclose(same[:, 0], same[:, 1], atol=1e-12)
+
+
+class _SeatGame:
+    """A lance's tree whose seat ``q`` looks its strategy up in ``games[q]`` (each set's own
+    game, the same tree)."""
+
+    def __init__(self, g, games):
+        self.tree, self.U, self.owner, self._games = g.tree, g.U, g.owner, games
+
+    def strategy_at(self, sigma, node, state):
+        return self._games[int(self.owner[node])].strategy_at(sigma, node, state)

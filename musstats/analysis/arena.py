@@ -14,6 +14,11 @@
 
 Strategy sets: :data:`musstats.analysis.play.STRATEGY_SETS`.  Hands are played as dealt
 (no mus round), the hands the shipped equilibrium strategies were solved for.
+
+**Whole hands** (:data:`WHOLE_HAND_SETS`): ``mus-read``, the strategies that read who cut,
+plays the equilibrium (the per-lance strategies) on whole hands: each hand goes through the
+shipped cut flags and discard table, then is bet twice with the seats swapped
+(:func:`musstats.analysis.whole_hand.hand_scores`); games are not played in this mode.
 """
 
 from __future__ import annotations
@@ -31,7 +36,14 @@ from musstats.engines.estimate import mean_se
 from musstats.engines.run import Interrupt
 from musstats.rules.variant import Variant, make_variant
 
-__all__ = ["pair_response", "PAIR_SAMPLES", "ArenaResult", "arena", "play_games", "MAX_HANDS_PER_GAME", "DEFAULT_HANDS", "DEFAULT_GAMES"]
+__all__ = ["WHOLE_HAND_SETS", "ARENA_SETS", "pair_response", "PAIR_SAMPLES", "ArenaResult", "arena", "play_games", "MAX_HANDS_PER_GAME", "DEFAULT_HANDS", "DEFAULT_GAMES"]
+
+#: strategy sets played on whole hands (the mus phase, then the lances bet by what each set reads)
+WHOLE_HAND_SETS = ("mus-read",)
+#: every set the arena plays
+ARENA_SETS = STRATEGY_SETS + WHOLE_HAND_SETS
+#: the per-lance strategies' name on whole hands
+_WHOLE_NAME = {"equilibrium": "per-lance", "mus-read": "mus-read"}
 
 DEFAULT_HANDS = 200_000
 DEFAULT_GAMES = 2_000
@@ -116,7 +128,7 @@ def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS
     returns what was played so far, marked partial."""
     from musstats.rules import checks
 
-    a, b = _check_set(a), _check_set(b)
+    a, b = _arena_set(a), _arena_set(b)
     v = make_variant(variant, "off", target)
     if v.ten_kings:
         raise MusError("the arena needs the betting equilibria, which are not available with ten kings")
@@ -125,6 +137,8 @@ def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS
     if n_games % 2:
         raise MusError(f"games are played in pairs (each side mano first once): give an even number, got {n_games}")
     sd = checks.seed(seed)
+    if a in WHOLE_HAND_SETS or b in WHOLE_HAND_SETS:
+        return _whole_hand_arena(a, b, n_hands, sd, v, progress)
     total = n_hands + (n_games // 2) * MAX_HANDS_PER_GAME
     done = 0
     xs: list[np.ndarray] = []
@@ -166,6 +180,46 @@ def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS
             "strategy_sets": list(STRATEGY_SETS)}
     return ArenaResult(a, b, int(x.size), m, se, int(2 * w.size), mw, sew, partial, meta)
 
+
+
+def _arena_set(name: str) -> str:
+    n = str(name).strip().lower()
+    if n not in ARENA_SETS:
+        raise MusError(f"unknown strategy set {name!r}; accepted: {', '.join(ARENA_SETS)}")
+    return n
+
+
+def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
+                      progress: Callable[[int, int], None] | None) -> ArenaResult:
+    """``a`` against ``b`` on whole hands (module doc)."""
+    from musstats.analysis.whole_hand import deal_hands, hand_scores
+
+    for name in (a, b):
+        if name not in _WHOLE_NAME:
+            raise MusError(f"on whole hands {WHOLE_HAND_SETS[0]} plays the equilibrium (the per-lance strategies) "
+                           f"or itself, not {name!r}")
+    xs: list[np.ndarray] = []
+    partial = False
+    with Interrupt() as ctrl_c:
+        for i, start in enumerate(range(0, n_hands, _CHUNK)):
+            if ctrl_c.hit:
+                partial = True
+                break
+            h = deal_hands(min(_CHUNK, n_hands - start), D.derived_seed(sd, D.ARENA_KEY, 1, i), v)
+            sc = hand_scores(h, _WHOLE_NAME[a], _WHOLE_NAME[b], v)
+            xs.append((sc[:, 0] - sc[:, 1]) / 2)
+            if progress is not None:
+                progress(start + h.n, n_hands)
+    x = np.concatenate(xs) if xs else np.zeros(0)
+    m, se = _mean_se(x)
+    meta = {"variant": v.name, "rules": v.describe(), "target": v.target, "seed": sd, "deal": "whole hands",
+            "info": "private", "ordago_stones_in_hands": DEFAULT_ORDAGO_STONES,
+            "method": ("hands: each hand through the shipped cut flags and discard table, then bet with A at team 0 "
+                       "and at team 1, A's mean expected stones (exact over the strategies' randomisation; the "
+                       "per-lance strategies read nothing of the mus, mus-read reads who cut); games: not played "
+                       "on whole hands"),
+            "strategy_sets": list(ARENA_SETS)}
+    return ArenaResult(a, b, int(x.size), m, se, 0, None, None, partial, meta)
 
 
 #: samples per owner of :func:`pair_response`'s search and valuation

@@ -42,7 +42,7 @@ from musstats.engines.betting import deals as D
 from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
 from musstats.rules.variant import Variant
 
-__all__ = ["Hands", "simulate", "SOURCES", "reading_classes", "reading_gain", "reading_table", "sources_of",
+__all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "head_to_head", "SOURCES", "reading_classes", "reading_gain", "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
            "whole_hand_exploitability", "STRATEGY_SETS", "mus_class"]
 
@@ -139,39 +139,45 @@ def mus_class(h: Hands, strategies: str) -> tuple[np.ndarray, int]:
     return h.mus.astype(np.int64), 2
 
 
+def deal_hands(n: int, seed: int, variant: Variant | None = None) -> Hands:
+    """``n`` hands dealt and through the mus phase with the shipped cut flags and discard table
+    (seed ``seed``), before any lance is bet."""
+    from musstats.engines.musphase import deals_after_mus
+    from musstats.tables.policies import cut_flags, get_policy
+
+    v = variant or Variant()
+    out = deals_after_mus(int(n), int(seed), v, rounds=1, cut=cut_flags(v), with_dealt=True, key=(D.PLAY_KEY, 1))
+    final, mus, dealt = np.ascontiguousarray(out[:, :4]), out[:, 4] > 0, np.ascontiguousarray(out[:, 5:9])
+    pol, _ = get_policy("table", v)
+    kept = np.array([[bin(int(x)).count("1") for x in row] for row in pol], np.int64)
+    counts = np.where(mus[:, None], 4 - kept[np.arange(4)[None, :], dealt], 0)
+    pm, jm = D.holder_masks(final, v)
+    return Hands(dealt, final, mus, D.cutter(dealt, v), counts, pm.astype(np.int64), jm.astype(np.int64))
+
+
 def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance") -> Hands:
     """Play ``n`` whole hands with the shipped cut flags, discard table and the betting strategies
     of a set (:data:`STRATEGY_SETS`; private information; after a cut the hands as dealt, after
     the mus when all four asked)."""
     from musstats.engines.betting.info import prepare
-    from musstats.engines.musphase import deals_after_mus
-    from musstats.tables.policies import cut_flags, get_policy
 
     _check_set(strategies)
     v = variant or Variant()
-    flags = cut_flags(v)
-    out = deals_after_mus(int(n), int(seed), v, rounds=1, cut=flags, with_dealt=True, key=(D.PLAY_KEY, 1))
-    final, mus, dealt = np.ascontiguousarray(out[:, :4]), out[:, 4] > 0, np.ascontiguousarray(out[:, 5:9])
-    cutter = D.cutter(dealt, v)
-    pol, _ = get_policy("table", v)
-    kept = np.array([[bin(int(x)).count("1") for x in row] for row in pol], np.int64)
-    counts = np.where(mus[:, None], 4 - kept[np.arange(4)[None, :], dealt], 0)
-    pm, jm = D.holder_masks(final, v)
-    h = Hands(dealt, final, mus, cutter, counts, pm.astype(np.int64), jm.astype(np.int64))
+    h = deal_hands(n, seed, v)
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY, 2)))
     ended = np.full(h.n, -1, np.int64)
-    for li, (lance, o, played, subs) in enumerate(D.lance_parts(final, v)):
+    for li, (lance, o, played, subs) in enumerate(D.lance_parts(h.final, v)):
         pattern = np.full(h.n, -1, np.int64)
         node = np.full(h.n, -1, np.int64)
         klass = np.full(h.n, -1, np.int64)
         for pat, sel in subs:
             sel = sel[ended[sel] < 0]
             cls = lance_classes(betting_tree(lance, pat))
-            for deal, part in (("as-dealt", sel[~mus[sel]]), ("after-mus", sel[mus[sel]])):
+            for deal, part in (("as-dealt", sel[~h.mus[sel]]), ("after-mus", sel[h.mus[sel]])):
                 if not part.size:
                     continue
                 sol = _lance_strategy(lance, pat, deal, strategies, v)
-                st, _, _ = prepare(sol.game, final[part], v, lance)
+                st, _, _ = prepare(sol.game, h.final[part], v, lance)
                 nodes = _sample_nodes(sol.game, sol.sigma, st, rng.random((part.size, 32)))
                 node[part], pattern[part], klass[part] = nodes, pat, cls[nodes]
                 tree = sol.game.tree
@@ -334,6 +340,63 @@ def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str, strategies:
     return np.ascontiguousarray(st.astype(np.int32)), o
 
 
+def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.ndarray:
+    """Per hand of ``h`` (its mus phase; the lances bet by the strategy sets), team 0's expected
+    stones summed over the lances bet, exact over the players' randomisation, with the set ``a``
+    at mano and third and ``b`` at second and postre (column 0), then the other way round
+    (column 1): float [n, 2].  An accepted órdago counts its ``K`` stones and the later lances
+    are still counted (as in the arena); lances that are not bet give both seatings the same."""
+    from musstats.engines.solving.dealt import deal_values
+    from musstats.engines.solving.game import make_custom_game
+    from musstats.tables.hands import hand_tables
+
+    v = variant or Variant()
+    _check_set(a)
+    _check_set(b)
+    H = hand_tables(v).n_hands
+    out = np.zeros((h.n, 2))
+    for lance, _, _, subs in D.lance_parts(h.final, v):
+        for pat, sel in subs:
+            sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
+            g0 = sets[a][0]
+            t = g0.tree
+            o = _states(g0, h, sel, v, lance, a)[1]
+            for col, first in enumerate((a, b)):
+                plays = [first if q % 2 == 0 else (b if first == a else a) for q in range(4)]
+                game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
+                                         "owner": g0.owner}, g0.U, [0, 1, 0, 1],
+                                        [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
+                sigma = game.uniform()
+                st = np.empty((sel.size, 4), np.int32)
+                for q, x in enumerate(plays):  # private: owner q is seat q
+                    gx, sx = sets[x]
+                    n = int(gx.n_states[q]) * int(gx.stride[q])
+                    sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
+                    st[:, q] = _states(gx, h, sel, v, lance, x)[0][:, q]
+                out[sel, col] += deal_values(game, sigma, st, o)
+    return out
+
+
+def head_to_head(n: int = 200_000, seed: int = 1, a: str = "mus-read", b: str = "per-lance", *,
+                 variant: Variant | None = None) -> dict:
+    """Strategy set ``a`` against ``b`` over whole hands: ``n`` hands through the shipped mus
+    phase (:func:`deal_hands`), each bet twice, ``a`` at mano and third then at second and
+    postre (:func:`hand_scores`); a hand's score is ``a``'s mean stones over the two.  Mean ±
+    SE over the hands, stones per hand."""
+    from musstats.engines.estimate import mean_se
+
+    v = variant or Variant()
+    h = deal_hands(n, seed, v)
+    sc = hand_scores(h, a, b, v)
+    x = (sc[:, 0] - sc[:, 1]) / 2
+    m, se = (float(y) for y in mean_se(x.sum(), (x * x).sum(), x.size))
+    return {"a": a, "b": b, "variant": v.name, "hands": int(n), "seed": int(seed), "units": "stones per hand",
+            "a_stones_per_hand": m, "se": se,
+            "method": "each hand through the shipped cut flags and discard table, then bet twice with the sets' "
+                      "strategies, a at mano and third and then at second and postre, exact over the players' "
+                      "randomisation (an accepted órdago at its K stones, later lances still counted)"}
+
+
 def _inputs_digest(v: Variant) -> str:
     """A hash of what the simulated hands are played with: the shipped betting strategies, the
     discard table (with its cut flags) and the solving sources."""
@@ -360,10 +423,12 @@ def sources_of(lance: str) -> tuple[str, ...]:
 
 
 def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None = None, teams: bool = True,
-                  progress=None, strategies: str = "per-lance", sources: tuple[str, ...] = SOURCES):
+                  progress=None, strategies: str = "per-lance", sources: tuple[str, ...] = SOURCES,
+                  team_lances: tuple[str, ...] = LANCE_ORDER):
     """What reading the public history is worth against a set of strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
-    pair reading together; without, the pairs' rows the disk cache holds), the gain chosen on
+    pair reading together in ``team_lances``; without, the pairs' rows the disk cache holds),
+    the gain chosen on
     ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``: a lower bound) and
     in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
     ``seed`` and ``seed + 1``) with the set ``strategies``; ``sources``: the sources measured."""
@@ -384,7 +449,7 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
         z = cache.load(path)
-        if z is None and kind == "team" and not teams:
+        if z is None and kind == "team" and not (teams and lance in team_lances):
             continue
         if z is None:
             r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
@@ -415,8 +480,16 @@ def _data_path(v: Variant):
     return data_file("whole_hand", v, ext="json")
 
 
-def exploitability_document(df) -> dict:
-    """The whole-hand figures of a :func:`reading_table` (stones per hand).  A reader's true gain
+#: what the shipped whole-hand figures are of, per strategy set
+SET_TEXT = {"per-lance": "the per-lance strategies, cut flags and discard table",
+            "mus-read": "the strategies musstats hand bets by: those that read who cut for the hands played as "
+                        "dealt, the after-mus ones after a mus round; the shipped cut flags and discard table"}
+
+
+def exploitability_document(df, baseline=None) -> dict:
+    """The whole-hand figures of a :func:`reading_table` (stones per hand); ``baseline``: the
+    table of the per-lance strategies on the same hands (default: ``df`` itself), whose
+    NashConv is ``baseline_nashconv``.  A reader's true gain
     is never negative (his best response can ignore what he reads), so each row's lower bound
     counts as ``max(gain, 0)``; per lance and reader the source whose response gains most on
     the valuing sample is kept (picking the largest of a few estimates adds about one standard
@@ -439,6 +512,11 @@ def exploitability_document(df) -> dict:
         return round(float(rows.floor.sum()), 4), round(float(np.sqrt((se ** 2).sum())), 4)
 
     nash, nash_se = total(best(d[d.kind == "seat"]))
+    if baseline is None:
+        base, base_se = nash, nash_se
+    else:
+        b = baseline.assign(floor=baseline.gain.clip(lower=0.0))
+        base, base_se = total(best(b[b.kind == "seat"]))
     team, team_se, team_lances = [], [], []
     for who in ("mano+third", "second+postre"):
         r = best(d[(d.kind == "team") & (d.reader == who)])
@@ -451,27 +529,28 @@ def exploitability_document(df) -> dict:
         g, se = total(pd.DataFrame(r))
         by_source[src] = {"gain": g, "gain_se": se}
     return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
-            "strategies": "the shipped per-lance strategies, cut flags and discard table (the whole hand is not "
-                          "solved as one game: these figures are also the baseline)",
+            "strategies": SET_TEXT[a.get("strategies", "per-lance")],
+            "baseline": SET_TEXT["per-lance"],
             "method": a.get("method"),
             "nashconv": nash, "nashconv_se": nash_se,
             "team_gain": team, "team_gain_se": team_se, "team_lances": team_lances,
-            "baseline_nashconv": nash, "baseline_nashconv_se": nash_se,
+            "baseline_nashconv": base, "baseline_nashconv_se": base_se,
             "by_source": by_source, "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
             "rows": [{k: (round(x, 4) if isinstance(x, float) else x) for k, x in r.items()}
                      for r in df.to_dict("records")]}
 
 
-def write_exploitability(df, variant: Variant | None = None):
-    """Ship :func:`exploitability_document` of ``df`` (atomically) for ``musstats hand
-    --exploitability``."""
+def write_exploitability(df, baseline=None, variant: Variant | None = None):
+    """Ship :func:`exploitability_document` of ``df`` and ``baseline`` (atomically) for
+    ``musstats hand --exploitability``."""
     import json
 
     from musstats.base.files import atomic_write_text
 
     v = variant or Variant()
     path = _data_path(v)
-    atomic_write_text(path, json.dumps(exploitability_document(df), ensure_ascii=False, indent=1) + "\n")
+    doc = exploitability_document(df, baseline)
+    atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
     return path
 
 

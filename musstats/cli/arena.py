@@ -9,7 +9,7 @@ from musstats.cli.common import (RULES_EPILOG, Command, finish, number, progress
 
 __all__ = ["arena"]
 
-_SETS = "equilibrium|individual|paso|heuristic|random"
+_SETS = "equilibrium|individual|paso|heuristic|random|mus-read"
 
 
 @click.command(cls=Command, epilog=RULES_EPILOG)
@@ -37,7 +37,9 @@ def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, qu
     órdago by P(win the lance) against random hands: envido 2 at 65 %, órdago at 90 %,
     accept at 55 %, raise at 80 %, accept an órdago at 50 %), random (every legal action
     alike).  Every deal is played twice with the seats swapped and each game twice with
-    the other side mano first, on the same deals; hands as dealt (no mus round).
+    the other side mano first, on the same deals; hands as dealt (no mus round).  mus-read
+    (the strategies that read who cut) plays the equilibrium on whole hands: the shipped mus
+    phase, then every lance bet by what each set reads; stones per hand only.
 
     Example: musstats arena --a equilibrium --b heuristic --games 10000
     """
@@ -47,9 +49,14 @@ def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, qu
     from musstats.output.render import emit_arena
     from musstats.rules import checks
 
+    from musstats.analysis.arena import WHOLE_HAND_SETS
+
     bs = [x.strip() for x in str(b).split(",") if x.strip()]
     if not bs:
         raise MusError("--b needs at least one strategy set: " + _SETS)
+    whole = [str(a).lower() in WHOLE_HAND_SETS or x.lower() in WHOLE_HAND_SETS for x in bs]
+    if any(whole) and not all(whole):
+        raise MusError("mus-read plays on whole hands: match it with the equilibrium in a run of its own")
     n_h = DEFAULT_HANDS if hands is None else number(hands, "--hands")
     n_g = DEFAULT_GAMES if games is None else number(games, "--games")
     sd = 1 if seed is None else number(seed, "--seed")

@@ -527,8 +527,9 @@ def render_hand(res) -> str:
 
 
 def render_whole_hand(d: dict) -> str:
-    """What reading the whole hand gains against the shipped strategies (``musstats hand
-    --exploitability``): per lance, source and reader, then the sums."""
+    """What reading the whole hand gains against the strategies ``musstats hand`` bets by
+    (``musstats hand --exploitability``): per lance, source and reader, then the sums and the
+    baseline's."""
     from rich.table import Table
 
     t = Table(title=f"Reading the whole hand · {d.get('variant')} · {d.get('units')}",
@@ -543,6 +544,9 @@ def render_whole_hand(d: dict) -> str:
     tse = d.get("team_gain_se") or [None, None]
     lines = [f"A seat reading the history (per lance the source that gains most, a negative bound at 0), summed over "
              f"the four seats and the lances (NashConv, a lower bound): {d['nashconv']:.3f} ± {d['nashconv_se']:.3f}"]
+    if d.get("baseline") and d.get("baseline") != d.get("strategies"):
+        lines.append(f"The same against {d['baseline']} (the baseline): "
+                     f"{d['baseline_nashconv']:.3f} ± {d['baseline_nashconv_se']:.3f}")
     tl = d.get("team_lances") or [[], []]
     for who, g, se, ls in (("mano and third", team[0], tse[0], tl[0]), ("second and postre", team[1], tse[1], tl[1])):
         if g is not None:
@@ -628,8 +632,10 @@ def render_arena(results: list) -> str:
     t = Table(title=title(d, f"arena · a {d.get('target')} · seed {d.get('seed')}"
                              + (" · partial" if d["partial"] else "")),
               caption="hands: each deal played twice, seats swapped (A's expected stones, an accepted órdago "
-                      f"worth {d.get('ordago_stones_in_hands')} stones); games: pairs on common deals, each side "
-                      "mano first once; hands as dealt")
+                      f"worth {d.get('ordago_stones_in_hands')} stones); "
+                      + ("whole hands: the shipped mus phase, then the lances; games not played"
+                         if d.get("deal") == "whole hands" else
+                         "games: pairs on common deals, each side mano first once; hands as dealt"))
     for c in ("A", "B", "Stones per hand (A)", "z", "Deals", "Games won (A)", "z ", "Games"):
         t.add_column(c, justify="left" if c in ("A", "B") else "right")
     for r in results:

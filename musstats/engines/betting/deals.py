@@ -28,7 +28,7 @@ from musstats.base.errors import MusError
 from musstats.engines.betting.tree import ALL_SEATS, LANCE_INDEX, contested, pattern_text
 from musstats.rules.variant import Variant
 
-__all__ = ["DEALS", "CUT", "SOLVED_DEALS", "cut_deals", "cutter", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
+__all__ = ["DEALS", "CUT", "derived_seed", "SOLVED_DEALS", "cut_deals", "cutter", "BLOCK", "block_deals", "holder_masks", "in_subgame", "subgame_pools", "subgame_deals",
            "kept_subgame_deals", "SUBGAMES", "subgames", "conditioned_deals", "TRAIN_KEY", "EVAL_KEY", "CHOOSE_KEY",
            "EV_KEY", "HEURISTIC_KEY", "PLAY_KEY", "ARENA_KEY", "GAME_KEY", "MUS_GAIN_KEY",
            "PLAYED_LANCES", "lance_parts", "stream_deals", "mus_round_deals", "deal_digest"]
@@ -59,7 +59,7 @@ def subgames() -> list[tuple[str, int]]:
 SUBGAMES = subgames()
 
 
-def _derived_seed(seed: int, *spawn_key: int) -> int:
+def derived_seed(seed: int, *spawn_key: int) -> int:
     """A non-negative 63-bit seed drawn from ``seed`` and a spawn key (its own stream)."""
     ss = np.random.SeedSequence(int(seed), spawn_key=tuple(int(x) for x in spawn_key))
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
@@ -69,7 +69,7 @@ def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int
     """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order."""
     from musstats.engines.musphase import deals_as_dealt
 
-    s = _derived_seed(seed, key, b)
+    s = derived_seed(seed, key, b)
     if deal == "as-dealt":
         d = deals_as_dealt(n, s, variant)
     elif deal == "after-mus":
@@ -98,7 +98,7 @@ def cut_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
 
     kept, have, j = [], 0, 0
     while have < n:
-        d = deals_as_dealt(int(n), _derived_seed(seed, j), variant)
+        d = deals_as_dealt(int(n), derived_seed(seed, j), variant)
         d = d[cutter(d, variant) >= 0]
         kept.append(d)
         have += d.shape[0]
