@@ -125,7 +125,8 @@ class PlanGame(SolverGame):
 @dataclass
 class CorrelatedPlans:
     """What :func:`correlated_plans` found: the team's ``plans`` (dicts owner -> block, working
-    layout) and their ``weights``, the opponent's strategy ``Q`` (his block), and per round the
+    layout) and their ``weights``, the opponent's strategy ``Q`` (his block, from the round with the
+    lowest upper bound), and per round the
     restricted game's value, the opponent's best response to the mixture (``lower``) and the
     oracle's best plan against ``Q`` (``upper``), in stones for the team, on the sample that
     chose them.  ``partial``: stopped before the bounds met."""
@@ -193,9 +194,12 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     doc), starting from the team's strategies in ``SIG`` (working layout) as the first plan.
     Each round solves the restricted game (``iterations`` of CFR+), then asks the oracle for
     better plans (each start of the team search gives one; up to ``per_round`` of those that beat
-    the restricted game's value are added, the best first); it stops when the upper and lower bounds meet within ``tol`` stones, after
-    ``rounds`` rounds, or on Ctrl-C (``partial``); or when the oracle returns a plan already
-    found (the gap left is then the restricted game's solution error).  ``progress(row)`` after each round."""
+    the restricted game's value are added, the best first); it stops when the upper and lower
+    bounds meet within ``tol`` stones, after ``rounds`` rounds, or on Ctrl-C (``partial``); or
+    when the oracle returns a plan already found (the gap left is then the restricted game's
+    solution error).  The plans and weights returned are the last round's; the opponent's
+    strategy the round's whose upper bound was lowest (the least the oracle's plans took from
+    him: his restricted strategies are not all alike good).  ``progress(row)`` after each round."""
     from musstats.engines.run import Interrupt
     from musstats.engines.solving.cfr import SolveConfig, solve
     from musstats.engines.solving.exploit import team_owners, team_search
@@ -212,6 +216,7 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     config = SolveConfig.preset("cfr+", iterations)
     sign = 1.0 if int(lay.team[k1]) == t else -1.0
     out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1))
+    best_Q, best_upper = out.Q, np.inf
     with Interrupt() as ctrl_c:
         for r in range(rounds):
             pg.reset()
@@ -235,7 +240,9 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
                 if not new or (v > value + tol and not pg.known(T) and not any(_same(T, X) for _, X, _ in new)):
                     new.append((plan, T, v))
             upper = max(new[0][2], float(pg.plan_values(Q).max()))
-            out = CorrelatedPlans(t, k1, list(pg.plans), w, Q, out.rounds, partial=True)
+            if upper < best_upper:
+                best_Q, best_upper = Q, upper
+            out = CorrelatedPlans(t, k1, list(pg.plans), w, best_Q, out.rounds, partial=True)
             row = {"round": r, "plans": len(pg.plans), "support": int((w > 1e-3).sum()), "value": value,
                    "lower": lower, "upper": upper, "found_from": how}
             out.rounds.append(row)
