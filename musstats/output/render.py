@@ -527,9 +527,9 @@ def render_hand(res) -> str:
 
 
 def render_whole_hand(d: dict) -> str:
-    """What reading the whole hand gains against the strategies ``musstats hand`` bets by
-    (``musstats hand --exploitability``): per lance, source and reader, then the sums and the
-    baseline's."""
+    """What reading the whole hand gains against the strategies the document names
+    (``musstats hand --exploitability``): per lance, source and reader, then the sums and,
+    where it is another set, the baseline's."""
     from rich.table import Table
 
     t = Table(title=f"Reading the whole hand · {d.get('variant')} · {d.get('units')}",
