@@ -124,8 +124,13 @@ def test_the_whole_hand_figures_add_each_readers_best_source_floored_at_zero():
     assert d["by_source"]["all"]["gain"] == pytest.approx(0.7)
     assert d["baseline_nashconv"] == d["nashconv"]
     # a baseline table: its own sum, here every gain halved (grande 0.045, chica 0.41)
+    df.attrs["strategies"] = "mus-read"
     d = exploitability_document(df, df.assign(gain=df.gain / 2))
     assert d["baseline_nashconv"] == pytest.approx((0.09 + 0.82) / 2) and d["nashconv"] == pytest.approx(0.91)
+    from musstats.output.render import render_whole_hand
+
+    text = render_whole_hand(d)
+    assert "(the baseline): 0.455" in text and "0.910" in text
 
 
 def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):
