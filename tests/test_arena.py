@@ -276,7 +276,9 @@ def test_arena_cli(capsys):
                            (["arena", "--hands", "-5"], "hands"),
                            (["arena", "--variant", "ten-kings", "--hands", "10"], "ten kings"),
                            (["arena", "--a", "mus-read", "--b", "paso"], "whole hands"),
-                           (["arena", "--a", "mus-read", "--b", "equilibrium,paso"], "whole hands")):
+                           (["arena", "--a", "mus-read", "--b", "equilibrium,paso"], "whole hands"),
+                           (["arena", "--a", "mus-read", "--b", "equilibrium", "--pair-response", "chica"],
+                            "pair-response")):
         assert_exit2_one_line(capsys, argv, fragment)
 
 

@@ -43,13 +43,11 @@ def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, qu
 
     Example: musstats arena --a equilibrium --b heuristic --games 10000
     """
-    from musstats.analysis.arena import DEFAULT_GAMES, DEFAULT_HANDS, arena as run_arena, pair_response
+    from musstats.analysis.arena import DEFAULT_GAMES, DEFAULT_HANDS, WHOLE_HAND_SETS, arena as run_arena, pair_response
     from musstats.base.errors import MusError
     from musstats.engines.run import threads as run_threads
     from musstats.output.render import emit_arena
     from musstats.rules import checks
-
-    from musstats.analysis.arena import WHOLE_HAND_SETS
 
     bs = [x.strip() for x in str(b).split(",") if x.strip()]
     if not bs:
@@ -57,6 +55,8 @@ def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, qu
     whole = [str(a).lower() in WHOLE_HAND_SETS or x.lower() in WHOLE_HAND_SETS for x in bs]
     if any(whole) and not all(whole):
         raise MusError("mus-read plays on whole hands: match it with the equilibrium in a run of its own")
+    if any(whole) and pair_lance:
+        raise MusError("--pair-response measures the strategy sets of hands as dealt, not mus-read")
     n_h = DEFAULT_HANDS if hands is None else number(hands, "--hands")
     n_g = DEFAULT_GAMES if games is None else number(games, "--games")
     sd = 1 if seed is None else number(seed, "--seed")
