@@ -203,7 +203,7 @@ def test_reading_classes_of_the_mus_read_set_carry_who_cut(hands):
         assert (cls % 5 == base).all() and n % 5 == 0 and cls.max() < n
 
 
-def test_head_to_head_scores_each_hand_by_each_sets_own_strategies(hands):
+def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
     """Each hand's score with the strategies that read who cut at one team and the per-lance
     ones at the other equals an exact walk of each lance's tree in which every seat looks up its
     own set's shipped strategy for its own state (the hand, and for the cut strategies the seat

@@ -42,7 +42,8 @@ from musstats.engines.betting import deals as D
 from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
 from musstats.rules.variant import Variant
 
-__all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "head_to_head", "SOURCES", "reading_classes", "reading_gain", "reading_table", "sources_of",
+__all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
+           "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
            "whole_hand_exploitability", "STRATEGY_SETS", "mus_class"]
 
@@ -348,12 +349,10 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     are still counted (as in the arena); lances that are not bet give both seatings the same."""
     from musstats.engines.solving.dealt import deal_values
     from musstats.engines.solving.game import make_custom_game
-    from musstats.tables.hands import hand_tables
 
     v = variant or Variant()
     _check_set(a)
     _check_set(b)
-    H = hand_tables(v).n_hands
     out = np.zeros((h.n, 2))
     for lance, _, _, subs in D.lance_parts(h.final, v):
         for pat, sel in subs:
@@ -375,26 +374,6 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
                     st[:, q] = _states(gx, h, sel, v, lance, x)[0][:, q]
                 out[sel, col] += deal_values(game, sigma, st, o)
     return out
-
-
-def head_to_head(n: int = 200_000, seed: int = 1, a: str = "mus-read", b: str = "per-lance", *,
-                 variant: Variant | None = None) -> dict:
-    """Strategy set ``a`` against ``b`` over whole hands: ``n`` hands through the shipped mus
-    phase (:func:`deal_hands`), each bet twice, ``a`` at mano and third then at second and
-    postre (:func:`hand_scores`); a hand's score is ``a``'s mean stones over the two.  Mean ±
-    SE over the hands, stones per hand."""
-    from musstats.engines.estimate import mean_se
-
-    v = variant or Variant()
-    h = deal_hands(n, seed, v)
-    sc = hand_scores(h, a, b, v)
-    x = (sc[:, 0] - sc[:, 1]) / 2
-    m, se = (float(y) for y in mean_se(x.sum(), (x * x).sum(), x.size))
-    return {"a": a, "b": b, "variant": v.name, "hands": int(n), "seed": int(seed), "units": "stones per hand",
-            "a_stones_per_hand": m, "se": se,
-            "method": "each hand through the shipped cut flags and discard table, then bet twice with the sets' "
-                      "strategies, a at mano and third and then at second and postre, exact over the players' "
-                      "randomisation (an accepted órdago at its K stones, later lances still counted)"}
 
 
 def _inputs_digest(v: Variant) -> str:
@@ -428,9 +407,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     """What reading the public history is worth against a set of strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
     pair reading together in ``team_lances``; without, the pairs' rows the disk cache holds),
-    the gain chosen on
-    ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``: a lower bound) and
-    in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
+    the gain chosen on ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``:
+    a lower bound) and in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
     ``seed`` and ``seed + 1``) with the set ``strategies``; ``sources``: the sources measured."""
     import pandas as pd
 
