@@ -178,10 +178,13 @@ def main(argv=None) -> int:
 
 def columns(spec, sigma, t: int, args, emit) -> None:
     """Column generation from the shipped strategies, then its figures on an independent sample."""
+    import io
+
+    from musstats.base.files import atomic_write_bytes
     from musstats.engines.betting.solve import solver_game
-    from musstats.engines.solving.exploit import ratio, team_search
+    from musstats.engines.solving.exploit import best_response, ratio, team_search
     from musstats.engines.solving.game import Sample
-    from musstats.engines.solving.team import correlated_plans
+    from musstats.engines.solving.team import PlanGame, correlated_plans, mixture_profile
 
     sg = solver_game(spec, purpose="measure", samples=args.samples)
     lay = sg.layout
@@ -191,10 +194,6 @@ def columns(spec, sigma, t: int, args, emit) -> None:
                                                       for k, x in row.items()}))
     k1, ev, C = res.opponent, Sample("eval"), Sample("choose")
     if args.out:
-        from musstats.base.files import atomic_write_bytes
-
-        import io
-
         buf = io.BytesIO()
         np.savez_compressed(buf, weights=res.weights, Q=res.Q, owners=np.array(sorted(res.plans[0])),
                             **{f"plan{j}_{k}": P[k] for j, P in enumerate(res.plans) for k in P})
@@ -211,8 +210,6 @@ def columns(spec, sigma, t: int, args, emit) -> None:
 
     x0, W = mixture(None, ev)
     value = ratio(x0, W)
-    from musstats.engines.solving.team import PlanGame
-
     pg = PlanGame(sg, t, k1, SIG, C)
     for P in res.plans:
         pg.add(P)
@@ -229,9 +226,6 @@ def columns(spec, sigma, t: int, args, emit) -> None:
     xd_in, _ = units(dev, C)
     pair_in = ratio(xd_in - x0_in, Wc)
     # the mixture as one behaviour strategy per partner: what partners who agree on no plan play
-    from musstats.engines.solving.exploit import best_response
-    from musstats.engines.solving.team import mixture_profile
-
     M = mixture_profile(sg, res, SIG)
     xm, _ = units(M, ev)
     xmb, _ = units(lay.with_rows(M, k1, best_response(sg, k1, M, C)), ev)
