@@ -66,6 +66,7 @@ def main(argv=None) -> int:
     from musstats.engines.solving.cfr import SolverState, solve
     from musstats.engines.solving.exploit import ratio, team_owners, team_search
     from musstats.engines.solving.game import Sample
+    from musstats.engines.solving.team import mixed_behaviour
     from musstats.rules.variant import Variant
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -126,37 +127,12 @@ def main(argv=None) -> int:
         def value(P: dict, Q: np.ndarray) -> float:
             return ratio(*sg.sample_values(k0, profile(P, Q), C))[0] * (1 if t == 0 else -1)
 
-        tr = lay.tr
-
-        def own_reach(Q: np.ndarray) -> np.ndarray:
-            R = np.ones((tr.shape[1], int(lay.m[k1])))
-            for n in range(tr.shape[1]):
-                if tr[0, n]:
-                    continue
-                f = int(tr[1, n])
-                for a in range(int(tr[2, n])):
-                    R[f + a] = R[n] * (Q[int(tr[5, n]) + a] if tr[3, n] == k1 else 1.0)
-            return R
-
-        def behaviour(Qs: list, q: np.ndarray) -> np.ndarray:
-            """The opponent's mixture of strategies as one behaviour strategy (his own reach weighs each)."""
-            num, den = np.zeros_like(Qs[0]), np.zeros_like(Qs[0])
-            for Qj, qj in zip(Qs, q):
-                if qj <= 0:
-                    continue
-                R = own_reach(Qj)
-                for n in lay.own_nodes[k1]:
-                    r0, na = int(tr[5, n]), int(tr[2, n])
-                    num[r0: r0 + na] += qj * R[n] * Qj[r0: r0 + na]
-                    den[r0: r0 + na] += qj * R[n]
-            return np.where(den > 0, num / np.where(den > 0, den, 1), Qs[0])
-
         P = [{k: lay.owner_rows(base, k) for k in pair}]
         Q = [lay.owner_rows(base, k1)]
         M = np.array([[value(P[0], Q[0])]])
         for r in range(args.rounds):
             w, q = _matrix_game(M)
-            qb = behaviour(Q, q)
+            qb = mixed_behaviour(lay, base, k1, Q, q)  # the opponent's mixture as one behaviour strategy
             _, _, dev, _ = team_search(sg, profile(P[int(np.argmax(w))], qb), t, sample=C)
             Pn = {k: lay.owner_rows(dev, k) for k in pair}
             T = sum(wi * sg.terminal_sums(k1, profile(Pi, Q[0]), C) for Pi, wi in zip(P, w) if wi > 1e-9)
@@ -184,7 +160,7 @@ def columns(spec, sigma, t: int, args, emit) -> None:
     from musstats.engines.betting.solve import solver_game
     from musstats.engines.solving.exploit import best_response, ratio, team_search
     from musstats.engines.solving.game import Sample
-    from musstats.engines.solving.team import PlanGame, correlated_plans, mixture_profile
+    from musstats.engines.solving.team import correlated_plans, mixture_profile
 
     sg = solver_game(spec, purpose="measure", samples=args.samples)
     lay = sg.layout
@@ -210,10 +186,7 @@ def columns(spec, sigma, t: int, args, emit) -> None:
 
     x0, W = mixture(None, ev)
     value = ratio(x0, W)
-    pg = PlanGame(sg, t, k1, SIG, C)
-    for P in res.plans:
-        pg.add(P)
-    br = lay.best_response(k1, pg.mixed_sums(res.weights))
+    br = res.response  # the opponent's best response to the mixture, chosen on the first sample
     xb, _ = mixture(br, ev)
     lone = ratio(x0 - xb, W)  # what the opponent gains: the pair's value falls
     xb_in, Wc = mixture(br, C)

@@ -357,9 +357,10 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     for lance, _, _, subs in D.lance_parts(h.final, v):
         for pat, sel in subs:
             sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
+            states = {x: _states(g, h, sel, v, lance, x) for x, (g, _) in sets.items()}
             g0 = sets[a][0]
             t = g0.tree
-            o = _states(g0, h, sel, v, lance, a)[1]
+            o = states[a][1]
             for col, first in enumerate((a, b)):
                 plays = [first if q % 2 == 0 else (b if first == a else a) for q in range(4)]
                 game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
@@ -371,7 +372,7 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
                     gx, sx = sets[x]
                     n = int(gx.n_states[q]) * int(gx.stride[q])
                     sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
-                    st[:, q] = _states(gx, h, sel, v, lance, x)[0][:, q]
+                    st[:, q] = states[x][0][:, q]
                 out[sel, col] += deal_values(game, sigma, st, o)
     return out
 
@@ -478,7 +479,11 @@ def exploitability_document(df, baseline=None) -> dict:
     import pandas as pd
 
     a = df.attrs
-    d = df.assign(floor=df.gain.clip(lower=0.0))
+
+    def floored(x):  # a row's lower bound counted at max(gain, 0)
+        return x.assign(floor=x.gain.clip(lower=0.0))
+
+    d = floored(df)
 
     def best(rows):  # per lance and reader, the source that gains most
         if not len(rows):
@@ -493,7 +498,7 @@ def exploitability_document(df, baseline=None) -> dict:
     if baseline is None:
         base, base_se = nash, nash_se
     else:
-        b = baseline.assign(floor=baseline.gain.clip(lower=0.0))
+        b = floored(baseline)
         base, base_se = total(best(b[b.kind == "seat"]))
     team, team_se, team_lances = [], [], []
     for who in ("mano+third", "second+postre"):

@@ -32,7 +32,7 @@ import numpy as np
 from musstats.base.errors import MusError
 from musstats.engines.solving.game import Sample, SolverGame
 
-__all__ = ["PlanGame", "CorrelatedPlans", "correlated_plans", "mixture_profile"]
+__all__ = ["PlanGame", "CorrelatedPlans", "correlated_plans", "mixture_profile", "mixed_behaviour"]
 
 
 class PlanGame(SolverGame):
@@ -90,12 +90,13 @@ class PlanGame(SolverGame):
         """The average weights of the plans."""
         return self.Sw / self.Sw.sum() if self.Sw.sum() > 0 else self.current_weights()
 
-    def plan_values(self, Q: np.ndarray) -> np.ndarray:
-        """Each plan's value for team ``t`` against the opponent's block ``Q`` (stones)."""
+    def plan_values(self, Q: np.ndarray, T: np.ndarray | None = None) -> np.ndarray:
+        """Each plan's value for team ``t`` against the opponent's block ``Q`` (stones); with
+        ``T``, the value of the plan whose :meth:`sums` it is."""
         lay = self.layout
         reach = lay.own_reach(lay.with_rows(self.SIG, self.k1, Q), self.k1)
         sign = 1.0 if int(lay.team[self.k1]) == self.t else -1.0
-        return sign * np.tensordot(self._stack, reach, axes=2) / self.W
+        return sign * np.tensordot(self._stack if T is None else T, reach, axes=reach.ndim) / self.W
 
     def mixed_sums(self, w: np.ndarray) -> np.ndarray:
         """The opponent's terminal sums against the plans mixed by ``w``."""
@@ -129,13 +130,15 @@ class CorrelatedPlans:
     lowest upper bound), and per round the
     restricted game's value, the opponent's best response to the mixture (``lower``) and the
     oracle's best plan against ``Q`` (``upper``), in stones for the team, on the sample that
-    chose them.  ``partial``: stopped before the bounds met."""
+    chose them; ``response``: that best response of the opponent to the plans and weights
+    returned.  ``partial``: stopped before the bounds met."""
 
     team: int
     opponent: int
     plans: list
     weights: np.ndarray
     Q: np.ndarray
+    response: np.ndarray
     rounds: list = field(default_factory=list)
     partial: bool = True
 
@@ -154,37 +157,25 @@ def mixture_profile(game: SolverGame, res: CorrelatedPlans, SIG: np.ndarray) -> 
     lay = game.layout
     out = lay.with_rows(SIG, res.opponent, res.Q)
     for k in res.plans[0]:
-        num = np.zeros_like(res.plans[0][k])
-        den = np.zeros_like(num)
-        for plan, w in zip(res.plans, res.weights):
-            if w <= 0:
-                continue
-            S = lay.with_rows(SIG, k, plan[k])
-            reach = _node_reach(lay, S, k)
-            num += w * reach * plan[k]
-            den += w * reach
-        out = lay.with_rows(out, k, np.where(den > 0, num / np.where(den > 0, den, 1.0), res.plans[0][k]))
+        out = lay.with_rows(out, k, mixed_behaviour(lay, SIG, k, [P[k] for P in res.plans], res.weights))
     return out
 
 
-def _node_reach(lay, S: np.ndarray, k: int) -> np.ndarray:
-    """Owner ``k``'s own reach at each of his decision rows [rows of k, m]."""
-    tr = lay.tr
+def mixed_behaviour(lay, SIG: np.ndarray, k: int, blocks: list, weights) -> np.ndarray:
+    """Owner ``k``'s strategies ``blocks`` mixed by ``weights`` as one behaviour strategy (his
+    block): at each state the actions weighed by each strategy's weight times ``k``'s own reach
+    under it, as the CFR driver averages (:func:`~musstats._kernels.cfr.average_owner`); where
+    no strategy reaches a state, the first block's row."""
+    from musstats._kernels.cfr import average_owner
+
     rb, m = int(lay.tb[k]), int(lay.m[k])
-    N = tr.shape[1]
-    r = np.ones((N, m))
-    out = np.zeros((lay.rows(k), m))
-    for n in range(N):
-        if tr[0, n]:
-            continue
-        f, na = int(tr[1, n]), int(tr[2, n])
-        if tr[3, n] == k:
-            a0 = int(tr[5, n])
-            out[a0: a0 + na] = r[n]
-            r[f: f + na] = r[n] * S[rb + a0: rb + a0 + na, :m]
-        else:
-            r[f: f + na] = r[n]
-    return out
+    S = lay.zeros()
+    seen = np.ones_like(S)  # every state counted
+    for blk, w in zip(blocks, weights):
+        if w > 0:
+            average_owner(S, seen, lay.with_rows(SIG, k, blk), float(w), lay.tr, rb, m, k)
+    reached = lay.owner_rows(lay._node_sum(S), k) > 0
+    return np.where(reached, lay.owner_rows(lay.normalise(S), k), blocks[0])
 
 
 def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int = 30, iterations: int = 2000,
@@ -214,8 +205,7 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     pg = PlanGame(game, t, k1, SIG, sample)
     pg.add({k: lay.owner_rows(SIG, k) for k in pair})
     config = SolveConfig.preset("cfr+", iterations)
-    sign = 1.0 if int(lay.team[k1]) == t else -1.0
-    out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1))
+    out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1), lay.owner_rows(SIG, k1))
     best_Q, best_upper = out.Q, np.inf
     with Interrupt() as ctrl_c:
         for r in range(rounds):
@@ -230,19 +220,18 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
             lower = float(w @ pg.plan_values(br))
             start = pg.profile(pg.plans[int(np.argmax(w))], Q)
             found: list = []
-            _, _, dev, how = team_search(game, start, t, sample=sample, found=found)
-            reach = lay.own_reach(lay.with_rows(SIG, k1, Q), k1)
+            _, _, _, how = team_search(game, start, t, sample=sample, found=found)
             new: list = []  # every start's plan that beats the restricted game's value, the best first
             for _, S in sorted(found, key=lambda x: -x[0]):
                 plan = {k: lay.owner_rows(S, k) for k in pair}
                 T = pg.sums(plan)
-                v = sign * float((T * reach).sum()) / pg.W
+                v = float(pg.plan_values(Q, T))
                 if not new or (v > value + tol and not pg.known(T) and not any(_same(T, X) for _, X, _ in new)):
                     new.append((plan, T, v))
             upper = max(new[0][2], float(pg.plan_values(Q).max()))
             if upper < best_upper:
                 best_Q, best_upper = Q, upper
-            out = CorrelatedPlans(t, k1, list(pg.plans), w, best_Q, out.rounds, partial=True)
+            out = CorrelatedPlans(t, k1, list(pg.plans), w, best_Q, br, out.rounds, partial=True)
             row = {"round": r, "plans": len(pg.plans), "support": int((w > 1e-3).sum()), "value": value,
                    "lower": lower, "upper": upper, "found_from": how}
             out.rounds.append(row)
