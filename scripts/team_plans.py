@@ -25,7 +25,7 @@ what lies beyond the shipped per-player equilibrium:
   played as one behaviour strategy per partner (partners who agree on no plan).
 
     python scripts/team_plans.py juego 7 --team 0 --restarts 2 --rounds 40 [--samples 20000]
-    python scripts/team_plans.py juego 7 --team 0 --columns 40 --samples 100000 [--deal after-mus]
+    python scripts/team_plans.py juego 7 --team 0 --columns 40 --samples 100000 [--deal after-mus] [--full-every 10]
 """
 
 from __future__ import annotations
@@ -78,6 +78,9 @@ def main(argv=None) -> int:
     ap.add_argument("--columns", type=int, default=0, help="rounds of column generation")
     ap.add_argument("--iterations", type=int, default=2000, help="CFR+ iterations of each restricted game")
     ap.add_argument("--per-round", type=int, default=1, help="plans the oracle adds per round at most")
+    ap.add_argument("--full-every", type=int, default=1,
+                    help="search the pair's plan from every start only every N-th round (and when the two starts "
+                         "from the best plan, each partner answering first, find nothing better)")
     ap.add_argument("--out", default=None, help="an .npz for the plans, their weights and the opponent's strategy")
     ap.add_argument("--samples", type=int, default=20_000, help="samples per owner of the oracles and values")
     ap.add_argument("--deal", default="as-dealt", choices=("as-dealt", "after-mus"))
@@ -165,7 +168,9 @@ def columns(spec, sigma, t: int, args, emit) -> None:
     sg = solver_game(spec, purpose="measure", samples=args.samples)
     lay = sg.layout
     SIG = lay.from_game(sigma)
+    quick = (("strategy", 0), ("strategy", 1)) if args.full_every > 1 else None
     res = correlated_plans(sg, SIG, t, rounds=args.columns, iterations=args.iterations, per_round=args.per_round,
+                           quick=quick, full_every=args.full_every,
                            progress=lambda row: emit({k: (round(x, 4) if isinstance(x, float) else x)
                                                       for k, x in row.items()}))
     k1, ev, C = res.opponent, Sample("eval"), Sample("choose")

@@ -267,17 +267,13 @@ def _matrix_value(M: np.ndarray, iterations: int = 20_000) -> tuple[float, float
     return float((sx / sx.sum() @ M).min()), float((M @ (sy / sy.sum())).max())
 
 
-def test_correlated_plans_reach_the_value_of_the_game_over_joint_plans():
-    """Column generation on the three-seat lance reaches the pair's correlated value: the value
-    of the matrix game between the pair's 512 joint pure plans (mixed: the partners agree on one
-    before the hand) and second's 64 pure strategies, each entry valued by brute force.  The
-    mixture it returns guarantees that value (second's best response takes no more), beats the
-    best single joint plan (4/9, by brute force: correlation is worth something here), and the
-    oracle finds no plan that beats the opponent's strategy by more."""
+@pytest.fixture(scope="module")
+def joint_plans_matrix():
+    """The three-seat lance as the matrix game between the pair's 512 joint pure plans and
+    second's 64 pure strategies, each entry valued by brute force."""
     import itertools
 
-    from musstats.engines.solving.dealt import DealGame, deal_values
-    from musstats.engines.solving.team import correlated_plans
+    from musstats.engines.solving.dealt import deal_values
 
     g, (st, o, w) = three_seat_lance()
     pair = [(n, s) for n in (0, 7, 4) for s in range(3)]
@@ -289,15 +285,33 @@ def test_correlated_plans_reach_the_value_of_the_game_over_joint_plans():
             g.block(sig, n)[s] = np.eye(2)[a]
         return float(deal_values(g, sig, st, o) @ w)
 
-    M = np.array([[value(a, b) for b in itertools.product((0, 1), repeat=6)]
-                  for a in itertools.product((0, 1), repeat=9)])
+    return np.array([[value(a, b) for b in itertools.product((0, 1), repeat=6)]
+                     for a in itertools.product((0, 1), repeat=9)])
+
+
+@pytest.mark.parametrize("search", [dict(), dict(quick=(("strategy", 0), ("strategy", 1)), full_every=5)],
+                         ids=["full search", "quick search"])
+def test_correlated_plans_reach_the_value_of_the_game_over_joint_plans(joint_plans_matrix, search):
+    """Column generation on the three-seat lance reaches the pair's correlated value: the value
+    of the matrix game between the pair's 512 joint pure plans (mixed: the partners agree on one
+    before the hand) and second's 64 pure strategies, each entry valued by brute force.  The
+    mixture it returns guarantees that value (second's best response takes no more), beats the
+    best single joint plan (4/9, by brute force: correlation is worth something here), and the
+    oracle finds no plan that beats the opponent's strategy by more; with the oracle searching
+    from two starts between full searches too."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.team import correlated_plans
+
+    M = joint_plans_matrix
     lo, hi = _matrix_value(M)
     assert hi - lo < 5e-4  # the reference is that sharp
     assert M.min(axis=1).max() == pytest.approx(4 / 9, abs=1e-12)
-    dg = DealGame(g, (st, o, w))
-    res = correlated_plans(dg, dg.layout.uniform(), 0, rounds=30, iterations=3000, tol=1e-4)
+    g, data = three_seat_lance()
+    dg = DealGame(g, data)
+    res = correlated_plans(dg, dg.layout.uniform(), 0, rounds=30, iterations=3000, tol=1e-4, **search)
     last = res.rounds[-1]
     assert not res.partial and res.weights.sum() == pytest.approx(1.0)
+    assert last["search"] == "full"  # only a full search ends the rounds
     assert last["lower"] <= hi + 1e-9  # what the mixture guarantees is never above the game's value
     assert last["lower"] >= lo - 2e-3 and last["value"] == pytest.approx((lo + hi) / 2, abs=2e-3)
     assert last["lower"] > 4 / 9 + 0.01

@@ -180,6 +180,7 @@ def mixed_behaviour(lay, SIG: np.ndarray, k: int, blocks: list, weights) -> np.n
 
 def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int = 30, iterations: int = 2000,
                      tol: float = 0.005, per_round: int = 1, sample: Sample = Sample("choose"),
+                     quick: tuple | None = None, full_every: int = 1,
                      progress: Callable[[dict], None] | None = None) -> CorrelatedPlans:
     """Team ``t``'s correlated plans against its lone opponent by column generation (module
     doc), starting from the team's strategies in ``SIG`` (working layout) as the first plan.
@@ -190,10 +191,17 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     when the oracle returns a plan already found (the gap left is then the restricted game's
     solution error).  The plans and weights returned are the last round's; the opponent's
     strategy the round's whose upper bound was lowest (the least the oracle's plans took from
-    him: his restricted strategies are not all alike good).  ``progress(row)`` after each round."""
+    him: his restricted strategies are not all alike good).  ``progress(row)`` after each round.
+
+    The oracle's full search (every start of :func:`~.exploit.team_search`) is most of a round's
+    time.  With ``quick`` (a tuple of starts, e.g. ``(("strategy", 0), ("strategy", 1))``) the
+    search runs from those starts only, and from all of them every ``full_every``-th round and
+    whenever the quick one finds no better plan; only the full rounds' upper bounds choose the
+    opponent's strategy returned and stop the rounds (a narrower search finds less, so its
+    bound is lower than it should be)."""
     from musstats.engines.run import Interrupt
     from musstats.engines.solving.cfr import SolveConfig, solve
-    from musstats.engines.solving.exploit import team_owners, team_search
+    from musstats.engines.solving.exploit import TEAM_STARTS, team_owners, team_search
 
     lay = game.layout
     pair, other = team_owners(game, t), team_owners(game, 1 - t)
@@ -219,25 +227,21 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
             br = lay.best_response(k1, pg.mixed_sums(w))
             lower = float(w @ pg.plan_values(br))
             start = pg.profile(pg.plans[int(np.argmax(w))], Q)
-            found: list = []
-            _, _, _, how = team_search(game, start, t, sample=sample, found=found)
-            new: list = []  # every start's plan that beats the restricted game's value, the best first
-            for _, S in sorted(found, key=lambda x: -x[0]):
-                plan = {k: lay.owner_rows(S, k) for k in pair}
-                T = pg.sums(plan)
-                v = float(pg.plan_values(Q, T))
-                if not new or (v > value + tol and not pg.known(T) and not any(_same(T, X) for _, X, _ in new)):
-                    new.append((plan, T, v))
+            full = quick is None or (r + 1) % max(full_every, 1) == 0
+            new, how = _oracle(game, pg, start, t, Q, value, tol, TEAM_STARTS if full else quick, sample)
+            if not full and (new[0][2] <= value + tol or pg.known(new[0][1])):  # nothing better: search fully
+                full = True
+                new, how = _oracle(game, pg, start, t, Q, value, tol, TEAM_STARTS, sample)
             upper = max(new[0][2], float(pg.plan_values(Q).max()))
-            if upper < best_upper:
+            if full and upper < best_upper:
                 best_Q, best_upper = Q, upper
             out = CorrelatedPlans(t, k1, list(pg.plans), w, best_Q, br, out.rounds, partial=True)
             row = {"round": r, "plans": len(pg.plans), "support": int((w > 1e-3).sum()), "value": value,
-                   "lower": lower, "upper": upper, "found_from": how}
+                   "lower": lower, "upper": upper, "search": "full" if full else "quick", "found_from": how}
             out.rounds.append(row)
             if progress is not None:
                 progress(row)
-            if upper - lower <= tol or pg.known(new[0][1]):  # a known plan: the restricted game's error is left
+            if full and (upper - lower <= tol or pg.known(new[0][1])):  # a known plan: the restricted game's error
                 out.partial = False
                 break
             if ctrl_c.hit:
@@ -246,6 +250,26 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
                 pg.add(plan, T)
     return out
 
+
+
+def _oracle(game: SolverGame, pg: PlanGame, start: np.ndarray, t: int, Q: np.ndarray, value: float, tol: float,
+            starts: tuple, sample: Sample) -> tuple[list, str]:
+    """The team search from ``starts`` (from the profile ``start``): every start's plan that beats
+    the restricted game's ``value`` by ``tol`` and is new, the best first (the best found always
+    first), as (plan, its sums, its value against ``Q``); and the start that found the best."""
+    from musstats.engines.solving.exploit import team_owners, team_search
+
+    lay = game.layout
+    found: list = []
+    _, _, _, how = team_search(game, start, t, starts=starts, sample=sample, found=found)
+    new: list = []
+    for _, S in sorted(found, key=lambda x: -x[0]):
+        plan = {k: lay.owner_rows(S, k) for k in team_owners(game, t)}
+        T = pg.sums(plan)
+        v = float(pg.plan_values(Q, T))
+        if not new or (v > value + tol and not pg.known(T) and not any(_same(T, X) for _, X, _ in new)):
+            new.append((plan, T, v))
+    return new, how
 
 
 def _same(T: np.ndarray, X: np.ndarray) -> bool:
