@@ -228,7 +228,8 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
             lower = float(w @ pg.plan_values(br))
             start = pg.profile(pg.plans[int(np.argmax(w))], Q)
             full = quick is None or (r + 1) % max(full_every, 1) == 0
-            new, how = _oracle(game, pg, start, t, Q, value, tol, TEAM_STARTS if full else quick, sample)
+            new, how = _oracle(game, pg, start, t, Q, value, tol, quick if quick is not None and not full
+                               else TEAM_STARTS, sample)
             if not full and (new[0][2] <= value + tol or pg.known(new[0][1])):  # nothing better: search fully
                 full = True
                 new, how = _oracle(game, pg, start, t, Q, value, tol, TEAM_STARTS, sample)
