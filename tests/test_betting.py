@@ -17,6 +17,7 @@ from musstats.engines.solving.cfr import SolveConfig, solve
 from musstats.engines.solving.dealt import DealGame, deal_values
 from musstats.engines.solving.exploit import best_response as response_block
 from musstats.engines.solving.exploit import measure, ratio
+from musstats.rules.variant import Variant
 from musstats.engines.solving.game import Sample, chunk_bounds, make_custom_game
 
 
@@ -744,3 +745,58 @@ def test_convergence_frame_carries_the_three_measures(tmp_path):
     path = tmp_path / "cfr.png"
     plots.save_figure(plots.plot_cfr_convergence({"pares": df}), path)
     assert path.stat().st_size > 10_000
+
+
+def test_the_mus_calls_fit_the_cut_flags_as_the_rules_order_them():
+    """The mus goes round from mano and the first to cut ends it (RULES.md): when seat c cut,
+    every seat before it asked and it cut; the seats after it said nothing."""
+    from musstats.analysis.betting import _calls_fit
+    from musstats.tables.policies import cut_flags
+
+    V = Variant()
+    flags = cut_flags(V)
+    cuts = [int(np.nonzero(flags[s])[0][0]) for s in range(4)]  # a hand each seat cuts with
+    asks = [int(np.nonzero(~flags[s])[0][0]) for s in range(4)]  # and one it asks with
+    deals = np.array([[asks[0], asks[1], cuts[2], cuts[3]],  # third cut after two asks
+                      [asks[0], asks[1], cuts[2], asks[3]],  # postre never spoke: anything
+                      [cuts[0], asks[1], cuts[2], asks[3]],  # mano would have cut first
+                      [asks[0], asks[1], asks[2], cuts[3]]], np.int64)  # third asked
+    assert _calls_fit(deals, V, 2).tolist() == [True, True, False, False]
+    assert _calls_fit(deals, V, 2, skip=0).tolist() == [True, True, True, False]  # mano's own call not judged
+    # mano cut: only his call counts, and it is his hand's flag
+    assert _calls_fit(deals[:, [3, 0, 1, 2]], V, 0).tolist() == [bool(flags[0, h]) for h in deals[:, 3]]
+
+
+def test_bet_given_who_cut_is_the_answer_of_hand_after_that_cut():
+    """bet --cut answers with the strategies that read who cut: the probabilities at postre's
+    first turn in grande after mano and second asked and third cut are those of ``musstats
+    hand`` with that history, and they are not the per-lance ones; a call of one's own against
+    the cut flags gets the per-lance strategies and a note; the cut is for the hands as dealt
+    in the private model."""
+    from musstats.analysis.betting import bet
+    from musstats.analysis.reading import hand
+    from musstats.tables.hands import hand_cards
+    from musstats.tables.policies import cut_flags
+
+    r = bet("R R 3 A", "postre", lance="grande", cut="third", trials=4000).to_dict()
+    assert r["cut"] == "third" and "given who cut" in r["strategies"]
+    assert not any("departs" in n for n in r["notes"])
+    first = r["nodes"][0]
+    assert first["history"] == ["paso", "paso", "paso"]
+    h = hand("R R 3 A", "postre", history="mus,mus,corto; grande: paso,paso,paso", samples=20_000)
+    assert {a: x["p"] for a, x in h.decision["actions"].items()} == pytest.approx(
+        {a: x["p"] for a, x in first["actions"].items()}, abs=1e-4)
+    plain = bet("R R 3 A", "postre", lance="grande", trials=4000).to_dict()
+    assert plain["cut"] is None and "per-lance" in plain["strategies"]
+    assert any(abs(plain["nodes"][0]["actions"][a]["p"] - x["p"]) > 0.01 for a, x in first["actions"].items())
+    # mano holds a hand the flags cut with, yet second cut: mano asked against the flags
+    V = Variant()
+    h0 = int(np.nonzero(cut_flags(V)[0])[0][0])
+    cards = " ".join(c.label for c in hand_cards(h0, V))
+    off = bet(cards, "mano", lance="grande", cut="second", trials=2000).to_dict()
+    assert "departs from the shipped cut flags" in off["notes"][0] and "per-lance" in off["strategies"]
+    for kw, msg in [(dict(deal="after-mus"), "hands as dealt"), (dict(info="pooled"), "private model"),
+                    (dict(cut="sixth"), "seat")]:
+        with pytest.raises(MusError, match=msg) as e:
+            bet("R R 3 A", "postre", lance="grande", trials=1000, **{"cut": "third", **kw})
+        assert "\n" not in str(e.value)

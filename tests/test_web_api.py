@@ -216,6 +216,15 @@ def test_bet_json_is_the_cli_json(client, capsys):
     node = json.loads(r.text)["nodes"][0]
     assert node["history"] == ["paso", "envido 2", "no quiero"]
     assert node["actions"]["no quiero"]["p"] <= 0.005
+    # who cut the mus: the same answer as the command line's, and one clear 400 after a mus round
+    want = cli_json(capsys, ["bet", "R", "R", "3", "A", "--seat", "postre", "--lance", "grande", "--cut", "third",
+                             "--trials", "3000", "--format", "json"])
+    cut = {"hand": "R R 3 A", "seat": "postre", "lance": "grande", "cut": "third", "trials": 3000}
+    r = client.post("/api/bet", json=cut)
+    assert r.status_code == 200, r.text
+    assert no_timings(r.text) == no_timings(want) and json.loads(r.text)["cut"] == "third"
+    r = client.post("/api/bet", json={**cut, "deal": "after-mus"})
+    assert r.status_code == 400 and "hands as dealt" in r.json()["error"]
 
 
 # --------------------------------------------------------------------------- the public betting tree

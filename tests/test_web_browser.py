@@ -336,6 +336,27 @@ def test_the_betting_panel_rrrr_at_mano_never_refuses(browser, server):
         page.close(run_before_unload=True)
 
 
+def test_the_betting_panel_reads_who_cut(browser, server):
+    """Told that third cut the mus, the betting panel answers with the strategies given who cut:
+    at postre's first turn in grande its probabilities are /api/bet's with that cut, and the
+    caption says so."""
+    page = open_page(browser, server, fragment="#hand=R R 3 A&seat=postre&cut=third")
+    try:
+        expect(page.locator("#bet-cut")).to_have_value("third")
+        expect(page.locator("#bet-now")).to_contain_text("Mano to speak", timeout=SLOW)
+        bet_walk(page, ["paso", "paso", "paso"])
+        expect(page.locator("#bet-now")).to_contain_text("Your turn (Postre)", timeout=SLOW)
+        expect(page.locator("#bet-caption")).to_contain_text("third corto", timeout=SLOW)
+        rows = bet_rows(page)
+        api = http.post(server + "api/bet", json={"hand": "R R 3 A", "seat": "postre", "lance": "grande",
+                                                  "cut": "third", "history": "paso,paso,paso"}, timeout=120).json()
+        want = {a: round(100 * x["p"], 1) for a, x in api["nodes"][0]["actions"].items()}
+        assert rows == pytest.approx(want, abs=0.051)
+        assert page.errors == [], page.errors
+    finally:
+        page.close(run_before_unload=True)
+
+
 def test_the_reading_panel_reads_the_hand_so_far(page, server):
     """The hand so far typed in: the panel shows what /api/hand answers (musstats hand): second's
     envite in grande read as reyes, third's decision with its four answers; a bad history is

@@ -237,20 +237,38 @@ class BetResult:
         return df
 
 
-def _subgame_deals_for(deal, v, lance, pattern, h, seat, n, seed, cards=None) -> np.ndarray:
+def _subgame_deals_for(deal, v, lance, pattern, h, seat, n, seed, cards=None, cut: int | None = None) -> np.ndarray:
     """Deals with hand ``h`` at ``seat`` in the subgame, at most ``n`` (fewer for rare
-    conditions)."""
+    conditions); with ``cut``, those in which the other seats called the mus as the shipped cut
+    flags call it when seat ``cut`` cut (the seats before it asked, it cut)."""
     got, have, rnd = [], 0, 0
     while have < n and rnd < 40:
         d = D.conditioned_deals(deal, v, h, seat, n if deal == "as-dealt" else 10 ** 9, seed + 7919 * rnd, cards)
         pm, jm = D.holder_masks(d, v)
-        d = d[D.in_subgame(pm, jm, lance, pattern)]
+        keep = D.in_subgame(pm, jm, lance, pattern)
+        if cut is not None:
+            keep &= _calls_fit(d, v, cut, skip=seat)
+        d = d[keep]
         got.append(d[: n - have])
         have += got[-1].shape[0]
         rnd += 1
         if deal != "as-dealt":
             break
     return np.concatenate(got) if got else np.zeros((0, 4), np.int64)
+
+
+def _calls_fit(deals: np.ndarray, v: Variant, cut: int, skip: int | None = None) -> np.ndarray:
+    """Per deal, whether every seat but ``skip`` called the mus as the shipped cut flags call
+    it when seat ``cut`` cut: the seats before it ask, it cuts (the seats after it do not speak)."""
+    from musstats.tables.policies import cut_flags
+
+    flags = cut_flags(v)
+    ok = np.ones(deals.shape[0], bool)
+    for s in range(int(cut) + 1):
+        if s != skip:
+            cuts = flags[s, deals[:, s]]
+            ok &= cuts if s == cut else ~cuts
+    return ok
 
 
 def action_ev(sums: np.ndarray) -> dict[str, float | None]:
@@ -267,7 +285,8 @@ def action_ev(sums: np.ndarray) -> dict[str, float | None]:
 def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | None = None,
         declared: str | None = None, deal: str = "as-dealt", info: str = "private",
         variant: str | Variant = "8-reyes", juego_real: str = "off", partner=None,
-        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED, solve: bool = True) -> BetResult:
+        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED, solve: bool = True,
+        cut: str | int | None = None) -> BetResult:
     """The equilibrium betting of ``hand`` at ``seat`` in ``lance`` after ``history``.
 
     ``history``: the public actions so far, e.g. ``"paso,envido 2"`` (default: the
@@ -280,7 +299,12 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     history (their equilibrium reach), with standard errors.  A later point reached in
     fewer than :data:`RARE_SHARE` of the deals that reach the first is marked ``rare``.
     ``solve``: solve the strategy when none is stored (else MusError: the shipped ones
-    cover 8 reyes without juego real).
+    cover 8 reyes without juego real).  ``cut``: the seat that cut the mus (hands as dealt,
+    private information): the lance is bet by the equilibrium given who cut (information model
+    ``mus-read``, as :func:`musstats.analysis.reading.hand` after a cut), over the deals in
+    which the others called the mus as the shipped cut flags do; where the player's own call
+    departs from the flags those strategies never meet his hand, and the per-lance equilibrium
+    answers (said in the notes).
     """
     import time
 
@@ -312,10 +336,19 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     else:
         node = tree.parse_history(history, q)
     assert node is not None  # q speaks (checked above), so it has a first turn
-    sol = _strategy(lance, pattern, deal, info, v, solve_missing=solve)
+    notes = []
+    cutter, fits = (None, False) if cut is None else _cutter(cut, q, h, deal, info, v)
+    if not fits and cutter is not None:
+        notes.append(f"your call ({'corto' if q == cutter else 'mus'}) departs from the shipped cut flags, so the "
+                     "strategies that read who cut never meet your hand there: the per-lance equilibrium answers, "
+                     "over the deals in which the others called as the flags do")
+    if fits:
+        sol = played_strategy(lance, pattern, deal, v, read_cut=True, solve_missing=solve)
+    else:
+        sol = _strategy(lance, pattern, deal, info, v, solve_missing=solve)
     game = sol.game
     k = game.seat_owner[q]
-    deals = _subgame_deals_for(deal, v, lance, pattern, h, q, trials, int(seed), cards)
+    deals = _subgame_deals_for(deal, v, lance, pattern, h, q, trials, int(seed), cards, cut=cutter)
     if partner is not None:
         if info != "pooled":
             raise MusError("--partner is for the pooled model (info=pooled): in the private model a player "
@@ -325,12 +358,11 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
 
         check_physical(list(cards) + list(pc), "your hand and your partner's together")
         deals = deals[deals[:, (q + 2) % 4] == t.index_of(pc)]
-    notes = []
     if deals.shape[0] < trials:
         notes.append(f"{deals.shape[0]:,} deals fit the hand and the declarations (asked {trials:,})")
     if deals.shape[0] == 0:
         raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations ({deal})")
-    st, o, w = prepare(game, deals, v, lance)
+    st, o, w = prepare(game, deals, v, lance, cutter=cutter if game.info == "mus-read" else None)
     max_act = int(tree.n_act.max())
     acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sol.sigma, game.kernel_args(), game.U, k,
                     max_act).sum(axis=0)
@@ -365,7 +397,10 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "declared": pattern_text(pattern) if lance in ("pares", "juego") else None,
         "undeclared": (f"a seat not named in --declared is taken to hold {lance}" if lance in ("pares", "juego")
                        else None),
-        "deal": deal, "info": info, "abstraction": tree.abstraction.describe(),
+        "deal": deal, "info": info, "cut": None if cutter is None else SEATS[cutter],
+        "strategies": ("the equilibrium of the lance given who cut (mus-read)" if game.info == "mus-read" else
+                       f"the per-lance equilibrium ({deal}, {info} information)"),
+        "abstraction": tree.abstraction.describe(),
         "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
         "scheme": SCHEME_TEXT.get(sol.spec.method, sol.spec.method),
         "exploitability": sol.exploit, "ordago_stones": getattr(sol.spec.payoff, "ordago", None),
@@ -375,6 +410,20 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return BetResult(" ".join(c.label for c in cards), SEATS[q], lance, nodes_out, meta)
+
+
+def _cutter(cut, q: int, h: int, deal: str, info: str, v: Variant) -> tuple[int, bool]:
+    """The seat that cut, checked, and whether the player's own call (he asked before it, or cut)
+    is the shipped cut flags' with his hand."""
+    from musstats.rules.seats import parse_seat
+    from musstats.tables.policies import cut_flags
+
+    if deal != "as-dealt" or info != "private":
+        raise MusError("--cut is for the hands as dealt in the private model (after a mus round nobody cut; the "
+                       "pooled model does not read who cut)")
+    c = parse_seat(cut)
+    cuts = bool(cut_flags(v)[q, h])
+    return c, not (q < c and cuts or q == c and not cuts)
 
 
 # ---------------------------------------------------------------------------

@@ -24,6 +24,9 @@ __all__ = ["bet"]
               help="private: each player sees his own hand (the real game); pooled: each team sees both "
                    "its hands (perfect señas).")
 @click.option("--partner", default=None, multiple=True, help="Pooled model: your partner's hand.")
+@click.option("--cut", default=None, metavar="SEAT",
+              help="The seat that cut the mus (hands as dealt): the lance is bet by the equilibrium given who cut, "
+                   "as musstats hand after a cut.")
 @click.option("--tree", "tree", is_flag=True, help="Print the public betting tree of --lance (no cards needed).")
 @click.option("--export", "export", default=None, metavar="FILE",
               help="Write the whole strategy (every lance, or --lance) to FILE.parquet or FILE.csv.")
@@ -34,8 +37,8 @@ __all__ = ["bet"]
 @run_options
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
-def bet(cards, seat, lance, history, declared, deal, info, partner, tree, export, exploitability, trials, seed,
-        variant, juego_real, threads, quiet, fmt) -> None:
+def bet(cards, seat, lance, history, declared, deal, info, partner, cut, tree, export, exploitability, trials,
+        seed, variant, juego_real, threads, quiet, fmt) -> None:
     """At your turn in a lance: the equilibrium probability of each action (paso, envido,
     quiero, no quiero, raises, órdago) and the expected stones of each, at that point and at
     every later point where you speak.
@@ -44,7 +47,8 @@ def bet(cards, seat, lance, history, declared, deal, info, partner, tree, export
     abstraction of the bets is printed by --tree) and ship with musstats.
 
     Examples: musstats bet R R R A --seat mano --lance grande;
-    musstats bet C C S 7 --seat second --lance pares --declared mano:pares --history paso
+    musstats bet C C S 7 --seat second --lance pares --declared mano:pares --history paso;
+    musstats bet R R 3 A --seat postre --lance grande --cut third
     """
     from musstats.base.errors import MusError
     from musstats.engines.run import threads as run_threads
@@ -77,7 +81,7 @@ def bet(cards, seat, lance, history, declared, deal, info, partner, tree, export
         if not lance:
             raise MusError("give --lance LANCE (grande|chica|pares|juego|punto), or --tree/--export/--exploitability")
         res = betting.bet(" ".join(cards), seat, lance=lance, history=history, declared=declared_txt,
-                          deal=deal, info=info.lower(), variant=variant, partner=" ".join(partner) or None,
+                          deal=deal, info=info.lower(), variant=variant, partner=" ".join(partner) or None, cut=cut,
                           **({"trials": number(trials, "--trials")} if trials is not None else {}),
                           **({"seed": number(seed, "--seed")} if seed is not None else {}))
     finish(emit_bet(res, fmt.lower()))

@@ -424,7 +424,8 @@ def render_bet(res) -> str:
     head = (f"{d['hand']} · {d['seat']} · {d['variant']} · {LANCE_ES[d['lance']]}"
             + (f" · holding {d['lance']}: {d['declared']} (a seat not named in --declared holds it)"
                if d.get("declared") else "")
-            + f" · {d['deal']} · {d['info']} information")
+            + f" · {d['deal']} · {d['info']} information"
+            + (f" · {d['cut']} cut the mus" if d.get("cut") else ""))
     tables = []
     for nd in d["nodes"]:
         hist = ", ".join(nd["history"]) or "opening"
@@ -439,7 +440,8 @@ def render_bet(res) -> str:
             ev = "–" if x["ev"] is None else f"{x['ev']:+.3f} ± {x['se']:.3f}"
             t.add_row(a, f"{100 * x['p']:.1f} %", ev)
         tables.append(t)
-    foot = (f"Strategy: {d.get('scheme', 'CFR')}, {d.get('iterations')} iterations, seed {d.get('seed')} ({d.get('strategy_source')}); "
+    foot = (f"Strategy: {d.get('strategies', 'the per-lance equilibrium')}; {d.get('scheme', 'CFR')}, "
+            f"{d.get('iterations')} iterations, seed {d.get('seed')} ({d.get('strategy_source')}); "
             f"NashConv of this subgame {_nashconv_text(ex)}.  EV: {d['ev_method']}, {d['ev_deals']:,} deals, seed "
             f"{d['ev_seed']}; {d['units']}; an accepted órdago is worth ±{d.get('ordago_stones')} stones.\n")
     notes = "".join(f"note: {n}\n" for n in d.get("notes", []))

@@ -196,6 +196,8 @@ class BetParams(_Params):
     variant: StrictStr = _p("8-reyes", "text", "8-reyes or 4-reyes.")
     juego_real: StrictStr = _p("off", "text", "31 real: off, figure, sota or sota-oros.")
     partner: Optional[Cards] = _p(None, "cards", "Pooled model: your partner's hand.")
+    cut: Optional[Seat] = _p(None, "seat", "The seat that cut the mus (hands as dealt): the lance is bet by the "
+                                          "equilibrium given who cut.")
     trials: Optional[Number] = _p(None, "whole", "Monte Carlo deals of the expected stones (at most 1,000,000 here).")
     seed: Optional[Number] = _p(None, "whole", "Seed of those deals.")
 

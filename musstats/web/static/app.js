@@ -58,6 +58,7 @@
       "ordago.random.what": "What a player would decide if the others' hands were random given the declarations, "
         + "ignoring what their betting says. Not the advice.",
       "col.plance": "P(win lance)", "ordago.yours.short": "Yours", "ordago.theirs.short": "Theirs",
+      "bet.cut": "Who cut the mus", "bet.cut.none": "not told",
       "bet.h": "Betting", "bet.undo": "Undo", "bet.restart": "Start again", "bet.history": "What has been said",
       "col.action": "Action", "col.peq": "P(eq.)",
       "col.peq.t": "how often the equilibrium strategy takes it with this hand here",
@@ -169,7 +170,7 @@
       "bet.rare.mark": "Rarely reached (under 0.5 % of deals): these figures rest on few deals.",
       "bet.best": "most played",
       "bet.reach": "This point is reached in {p} of the deals that reach your first turn.",
-      "bet.note": "Equilibrium betting (CFR, {it} iterations, {src}; NashConv {nc} stones per lance). EV: {ev}, "
+      "bet.note": "Equilibrium betting ({strat}; CFR, {it} iterations, {src}; NashConv {nc} stones per lance). EV: {ev}, "
         + "{deals} deals, seed {seed}; {units}; an accepted órdago counts ±{ord} stones.",
       "bet.declared": "declared: {d}",
       "bet.cold": "The betting equilibrium ships with musstats for 8 reyes without juego real. For these rules it "
@@ -230,6 +231,7 @@
       "ordago.random.what": "Lo que se decidiría si las manos de los demás fueran al azar según las "
         + "declaraciones, sin leer lo que dicen sus envites. No es el consejo.",
       "col.plance": "P(ganar lance)", "ordago.yours.short": "Tuyo", "ordago.theirs.short": "Suyo",
+      "bet.cut": "Quién cortó el mus", "bet.cut.none": "sin decir",
       "bet.h": "Envites", "bet.undo": "Deshacer", "bet.restart": "Empezar de nuevo", "bet.history": "Lo dicho",
       "col.action": "Acción", "col.peq": "P(eq.)",
       "col.peq.t": "con qué frecuencia la estrategia de equilibrio la elige aquí con esta mano",
@@ -341,7 +343,7 @@
         + "repartos.",
       "bet.best": "la más jugada",
       "bet.reach": "Se llega a este punto en el {p} de los repartos que llegan a tu primer turno.",
-      "bet.note": "Envites de equilibrio (CFR, {it} iteraciones, {src}; NashConv {nc} piedras por lance). EV: {ev}, "
+      "bet.note": "Envites de equilibrio ({strat}; CFR, {it} iteraciones, {src}; NashConv {nc} piedras por lance). EV: {ev}, "
         + "{deals} repartos, semilla {seed}; {units}; un órdago querido cuenta ±{ord} piedras.",
       "bet.declared": "declarado: {d}",
       "bet.cold": "El equilibrio de los envites viene con musstats para 8 reyes sin juego real. Con estas reglas "
@@ -1512,7 +1514,7 @@
     const flag = {seat: "--seat", variant: "--variant", juego_real: "--juego-real", target: "--target",
                   method: "--method", trials: "--trials", seed: "--seed", declared: "--declared", signal: "--signal",
                   objective: "--objective", policy: "--policy", lance: "--lance", score: "--score",
-                  history: "--history"};
+                  history: "--history", cut: "--cut"};
     for (const [k, v] of Object.entries(p)) {
       if (k === "hand" || k === "size" || k === "equilibrium") continue;
       if (k === "redeal_4567" && v) args.push("--redeal-4567");
@@ -1536,6 +1538,7 @@
     const p = {hand: sets.hand.text.trim(), seat: mySeat(), lance: bet.lance};
     const d = declaredText();
     if (d) p.declared = d;
+    if ($("bet-cut").value) p.cut = $("bet-cut").value;  // the strategies given who cut
     if (r.variant !== "8-reyes") p.variant = r.variant;
     if (r.jr !== "off") p.juego_real = r.jr;
     return p;
@@ -1719,10 +1722,10 @@
       }
       const r = bet.result;
       $("bet-caption").textContent = [r.hand, r.seat, r.variant, LANCE_ES[r.lance],
-        r.declared ? t("bet.declared", {d: r.declared}) : "", r.deal, r.info,
+        r.declared ? t("bet.declared", {d: r.declared}) : "", r.deal, r.info, r.cut ? `${r.cut} corto` : "",
         node.history.length ? node.history.join(", ") : t("bet.start")].filter(Boolean).join(" · ");
       const ex = r.exploitability || {};
-      $("bet-note").textContent = t("bet.note", {it: r.iterations, src: r.strategy_source,
+      $("bet-note").textContent = t("bet.note", {strat: r.strategies || "–", it: r.iterations, src: r.strategy_source,
         nc: missing(ex.nashconv) ? "–" : `≥ ${dec(ex.nashconv.toFixed(3))}`, ev: r.ev_method,
         deals: fmtInt(r.ev_deals || 0), seed: r.ev_seed, units: r.units, ord: r.ordago_stones ?? "–"})
         + ((r.notes || []).length ? ` ${r.notes.join("; ")}.` : "")
@@ -1809,6 +1812,7 @@
     const d = declaredText();
     if (d) h.set("declared", d);
     if (bet.lance !== "grande") h.set("bet", bet.lance);
+    if ($("bet-cut").value) h.set("cut", $("bet-cut").value);
     if (bet.history.length) h.set("said", bet.history.join(","));
     if (langChosen) h.set("lang", LANG);
     history.replaceState(null, "", "#" + h.toString());
@@ -1833,6 +1837,7 @@
     }
     if (LANCES.includes(h.get("bet"))) bet.lance = h.get("bet");
     $("bet-lance").value = bet.lance;
+    $("bet-cut").value = SEATS.includes(h.get("cut")) ? h.get("cut") : "";
     if (h.get("said")) bet.pendingHistory = h.get("said").split(",").map((x) => x.trim()).filter(Boolean);
     if (h.get("lang") === "es" || h.get("lang") === "en") { LANG = h.get("lang"); langChosen = true; }
     if (h.get("hand")) { sets.hand.input.value = h.get("hand"); setFromText("hand", h.get("hand")); }
@@ -1916,6 +1921,10 @@
     });
     $("bet-lance").addEventListener("change", () => {
       bet.lance = $("bet-lance").value;
+      bet.history = [];
+      changed(true);
+    });
+    $("bet-cut").addEventListener("change", () => {
       bet.history = [];
       changed(true);
     });
