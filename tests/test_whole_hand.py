@@ -143,7 +143,11 @@ def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):
     d = json.loads(out)
     for key in ("nashconv", "nashconv_se", "team_gain", "team_gain_se", "baseline_nashconv", "baseline_nashconv_se"):
         assert key in d
-    assert d["nashconv"] > 10 * d["nashconv_se"]  # reading the hand gains: the per-lance strategies read nothing
+    # the figures of the strategies musstats hand bets by, beside the per-lance ones on the same hands: reading
+    # who cut gains against the per-lance strategies, which read nothing, and less against those that read it
+    assert "musstats hand bets by" in d["strategies"] and d["baseline"] != d["strategies"]
+    assert d["baseline_nashconv"] > 10 * d["baseline_nashconv_se"]
+    assert d["nashconv"] < d["baseline_nashconv"] - 3 * (d["nashconv_se"] + d["baseline_nashconv_se"])
     code, out, _ = run_cli(capsys, ["hand", "--exploitability"])
     assert code == 0 and "Reading the whole hand" in out
 
