@@ -339,9 +339,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     notes = []
     cutter, fits = (None, False) if cut is None else _cutter(cut, q, h, deal, info, v)
     if not fits and cutter is not None:
-        notes.append(f"your call ({'corto' if q == cutter else 'mus'}) departs from the shipped cut flags, so the "
-                     "strategies that read who cut never meet your hand there: the per-lance equilibrium answers, "
-                     "over the deals in which the others called as the flags do")
+        notes.append(OFF_FLAGS + ", over the deals in which the others called as the flags do")
     if fits:
         sol = played_strategy(lance, pattern, deal, v, read_cut=True, solve_missing=solve)
     else:
@@ -412,6 +410,11 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     return BetResult(" ".join(c.label for c in cards), SEATS[q], lance, nodes_out, meta)
 
 
+#: the note of an answer whose player called the mus against the shipped cut flags
+OFF_FLAGS = ("your mus call departs from the shipped cut flags: the strategies that read who cut never meet your "
+             "hand there, so the per-lance ones are used")
+
+
 def _cutter(cut, q: int, h: int, deal: str, info: str, v: Variant) -> tuple[int, bool]:
     """The seat that cut, checked, and whether the player's own call (he asked before it, or cut)
     is the shipped cut flags' with his hand."""
@@ -422,8 +425,7 @@ def _cutter(cut, q: int, h: int, deal: str, info: str, v: Variant) -> tuple[int,
         raise MusError("--cut is for the hands as dealt in the private model (after a mus round nobody cut; the "
                        "pooled model does not read who cut)")
     c = parse_seat(cut)
-    cuts = bool(cut_flags(v)[q, h])
-    return c, not (q < c and cuts or q == c and not cuts)
+    return c, q > c or bool(cut_flags(v)[q, h]) == (q == c)  # a seat after the cutter did not speak
 
 
 # ---------------------------------------------------------------------------

@@ -543,12 +543,12 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
     hist = parse_history(history, q, h, v)
     notes = []
     if not hist.mus and q < len(hist.calls):
+        from musstats.analysis.betting import OFF_FLAGS
         from musstats.tables.policies import cut_flags
 
         if bool(cut_flags(v)[q, h]) != (hist.calls[q] == "corto"):
             hist.flags_fit = False
-            notes.append("your mus call departs from the shipped cut flags: the strategies that read who cut never "
-                         "meet your hand there, so the per-lance ones are used")
+            notes.append(OFF_FLAGS)
     parts: list[tuple[np.ndarray, ...]] = []
     ess = 0.0
     prior: dict[int, dict[str, np.ndarray]] = {}

@@ -215,6 +215,7 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     config = SolveConfig.preset("cfr+", iterations)
     out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1), lay.owner_rows(SIG, k1))
     best_Q, best_upper = out.Q, np.inf
+    quick_starts = TEAM_STARTS if quick is None else quick
     with Interrupt() as ctrl_c:
         for r in range(rounds):
             pg.reset()
@@ -228,8 +229,7 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
             lower = float(w @ pg.plan_values(br))
             start = pg.profile(pg.plans[int(np.argmax(w))], Q)
             full = quick is None or (r + 1) % max(full_every, 1) == 0
-            new, how = _oracle(game, pg, start, t, Q, value, tol, quick if quick is not None and not full
-                               else TEAM_STARTS, sample)
+            new, how = _oracle(game, pg, start, t, Q, value, tol, TEAM_STARTS if full else quick_starts, sample)
             if not full and (new[0][2] <= value + tol or pg.known(new[0][1])):  # nothing better: search fully
                 full = True
                 new, how = _oracle(game, pg, start, t, Q, value, tol, TEAM_STARTS, sample)
@@ -261,11 +261,12 @@ def _oracle(game: SolverGame, pg: PlanGame, start: np.ndarray, t: int, Q: np.nda
     from musstats.engines.solving.exploit import team_owners, team_search
 
     lay = game.layout
+    pair = team_owners(game, t)
     found: list = []
     _, _, _, how = team_search(game, start, t, starts=starts, sample=sample, found=found)
     new: list = []
     for _, S in sorted(found, key=lambda x: -x[0]):
-        plan = {k: lay.owner_rows(S, k) for k in team_owners(game, t)}
+        plan = {k: lay.owner_rows(S, k) for k in pair}
         T = pg.sums(plan)
         v = float(pg.plan_values(Q, T))
         if not new or (v > value + tol and not pg.known(T) and not any(_same(T, X) for _, X, _ in new)):
