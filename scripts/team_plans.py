@@ -161,9 +161,7 @@ def columns(spec, sigma, t: int, args, emit) -> None:
 
     from musstats.base.files import atomic_write_bytes
     from musstats.engines.betting.solve import solver_game
-    from musstats.engines.solving.exploit import best_response, ratio, team_search
-    from musstats.engines.solving.game import Sample
-    from musstats.engines.solving.team import correlated_plans, mixture_profile
+    from musstats.engines.solving.team import correlated_plans, measure_mixture
 
     sg = solver_game(spec, purpose="measure", samples=args.samples)
     lay = sg.layout
@@ -173,52 +171,11 @@ def columns(spec, sigma, t: int, args, emit) -> None:
                            quick=quick, full_every=args.full_every,
                            progress=lambda row: emit({k: (round(x, 4) if isinstance(x, float) else x)
                                                       for k, x in row.items()}))
-    k1, ev, C = res.opponent, Sample("eval"), Sample("choose")
     if args.out:
         buf = io.BytesIO()
         np.savez_compressed(buf, weights=res.weights, Q=res.Q, owners=np.array(sorted(res.plans[0])),
                             **{f"plan{j}_{k}": P[k] for j, P in enumerate(res.plans) for k in P})
         atomic_write_bytes(Path(args.out), buf.getvalue())
-
-    def units(S: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-        x, W = sg.sample_values(k1, S, sample)  # the opponent's team's utility
-        return -x, W
-
-    def mixture(Q: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-        xs = [(w, units(res.profile(SIG, lay, j) if Q is None else lay.with_rows(res.profile(SIG, lay, j), k1, Q),
-                        sample)) for j, w in enumerate(res.weights) if w > 1e-9]
-        return sum(w * x for w, (x, _) in xs), xs[0][1][1]
-
-    x0, W = mixture(None, ev)
-    value = ratio(x0, W)
-    br = res.response  # the opponent's best response to the mixture, chosen on the first sample
-    xb, _ = mixture(br, ev)
-    lone = ratio(x0 - xb, W)  # what the opponent gains: the pair's value falls
-    xb_in, Wc = mixture(br, C)
-    x0_in, _ = mixture(None, C)
-    lone_in = ratio(x0_in - xb_in, Wc)
-    j = int(np.argmax(res.weights))
-    _, _, dev, how = team_search(sg, res.profile(SIG, lay, j), t, sample=C)
-    xd, _ = units(dev, ev)
-    pair = ratio(xd - x0, W)
-    xd_in, _ = units(dev, C)
-    pair_in = ratio(xd_in - x0_in, Wc)
-    # the mixture as one behaviour strategy per partner: what partners who agree on no plan play
-    M = mixture_profile(sg, res, SIG)
-    xm, _ = units(M, ev)
-    xmb, _ = units(lay.with_rows(M, k1, best_response(sg, k1, M, C)), ev)
-    _, _, devm, _ = team_search(sg, M, t, sample=C)
-    xmd, _ = units(devm, ev)
-    emit({"marginal_value": round(ratio(xm, W)[0], 4), "marginal_opponent_gain": round(ratio(xm - xmb, W)[0], 4),
-          "marginal_opponent_gain_se": round(ratio(xm - xmb, W)[1], 4),
-          "marginal_pair_gain": round(ratio(xmd - xm, W)[0], 4), "marginal_pair_gain_se": round(ratio(xmd - xm, W)[1], 4)})
-    emit({"plans": len(res.plans), "support": int((res.weights > 1e-3).sum()), "partial": res.partial,
-          "value": round(value[0], 4), "value_se": round(value[1], 4),
-          "opponent_gain": round(lone[0], 4), "opponent_gain_se": round(lone[1], 4),
-          "opponent_gain_in": round(lone_in[0], 4),
-          "pair_gain": round(pair[0], 4), "pair_gain_se": round(pair[1], 4), "pair_gain_in": round(pair_in[0], 4),
-          "pair_found_from": how})
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    figures = measure_mixture(sg, [res.profile(SIG, lay, j) for j in range(len(res.plans))], res.weights, t,
+                              response=res.response)
+    emit({"plans": len(res.plans), "support": int((res.weights > 1e-3).sum()), "partial": res.partial, **figures})

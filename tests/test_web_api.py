@@ -225,6 +225,17 @@ def test_bet_json_is_the_cli_json(client, capsys):
     assert no_timings(r.text) == no_timings(want) and json.loads(r.text)["cut"] == "third"
     r = client.post("/api/bet", json={**cut, "deal": "after-mus"})
     assert r.status_code == 400 and "hands as dealt" in r.json()["error"]
+    # a pair's agreed plan: the command line's answer; a lone holder's plan seed is one clear 400
+    juego = ["--lance", "juego", "--declared", "mano:juego,second:juego,third:juego,postre:no-juego"]
+    want = cli_json(capsys, ["bet", "R", "R", "R", "A", "--seat", "third", *juego, "--plan-seed", "5", "--trials",
+                             "3000", "--format", "json"])
+    plan = {"hand": "R R R A", "seat": "third", "lance": "juego", "declared": juego[3], "plan_seed": 5,
+            "trials": 3000}
+    r = client.post("/api/bet", json=plan)
+    assert r.status_code == 200, r.text
+    assert no_timings(r.text) == no_timings(want) and json.loads(r.text)["plans"]["plan_seed"] == 5
+    r = client.post("/api/bet", json={**plan, "seat": "second"})
+    assert r.status_code == 400 and "plays one strategy" in r.json()["error"]
 
 
 # --------------------------------------------------------------------------- the public betting tree

@@ -357,6 +357,29 @@ def test_the_betting_panel_reads_who_cut(browser, server):
         page.close(run_before_unload=True)
 
 
+def test_the_betting_panel_plays_the_pairs_agreed_plan(browser, server):
+    """In juego with mano, second and third declared, third with the plan number 5 agreed with
+    mano: at his first turn the panel's probabilities are /api/bet's for that plan (0 or 100 %,
+    a plan being one joint pure plan or the per-lance strategies), and the note names the plan."""
+    declared = "mano:juego,second:juego,third:juego,postre:no-juego"
+    page = open_page(browser, server, fragment=f"#hand=R R R A&seat=third&bet=juego&declared={declared}&plan=5")
+    try:
+        expect(page.locator("#bet-plan")).to_have_value("5")
+        expect(page.locator("#bet-now")).to_contain_text("Mano to speak", timeout=SLOW)
+        bet_walk(page, ["paso", "paso"])
+        expect(page.locator("#bet-now")).to_contain_text("Your turn (Third)", timeout=SLOW)
+        rows = bet_rows(page)
+        api = http.post(server + "api/bet", json={"hand": "R R R A", "seat": "third", "lance": "juego",
+                                                  "declared": declared, "plan_seed": 5, "history": "paso,paso"},
+                        timeout=120).json()
+        want = {a: round(100 * x["p"], 1) for a, x in api["nodes"][0]["actions"].items()}
+        assert rows == pytest.approx(want, abs=0.051)
+        expect(page.locator("#bet-note")).to_contain_text(f"plan {api['plans']['plan']} of", timeout=SLOW)
+        assert page.errors == [], page.errors
+    finally:
+        page.close(run_before_unload=True)
+
+
 def test_the_reading_panel_reads_the_hand_so_far(page, server):
     """The hand so far typed in: the panel shows what /api/hand answers (musstats hand): second's
     envite in grande read as reyes, third's decision with its four answers; a bad history is

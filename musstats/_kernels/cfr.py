@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "GameArrays", "cfr_regrets", "dcfr_discounts", "discount", "br_sums", "root_values", "node_sums",
+__all__ = ["T_TERM", "T_FIRST", "T_NACT", "T_OWNER", "T_TROW", "T_NOFF", "T_ROW", "T_TZ", "GameArrays", "cfr_regrets", "dcfr_discounts", "discount", "br_sums", "root_values", "node_sums", "mixture_node_sums",
            "normalise", "dcfr_update_owner", "average_owner", "own_reach_terminal", "own_action_values"]
 
 
@@ -291,6 +291,86 @@ def node_sums(bounds, st, o, w, sigma, A, U, k, max_act):
                     acc[c, n, a, 2] += cf * x
                     acc[c, n, a, 3] += cf * cf * x
                     acc[c, n, a, 4] += cf * cf * x * x
+                    acc[c, n, a, 5] += cf * sigma[b + a]
+    return acc
+
+
+@njit(cache=True, parallel=True)
+def mixture_node_sums(bounds, st, o, w, sigma, va, vb, Aw, B, rel, A, U, k, max_act):
+    """:func:`node_sums` of owner ``k`` when owners ``va`` and ``vb`` (``vb`` = -1: ``va`` alone)
+    play a mixture of profiles drawn together (a pair's correlated plans) and the others play
+    ``sigma``.  ``rel`` [N]: the row of a node among the M nodes read (``k``'s decision nodes and
+    the terminals), -1 for the others; ``Aw`` [states of va, M, P]: va's own reach of each of
+    those nodes (the product of his probabilities on its path) under each profile, times the
+    profile's weight; ``B`` [states of vb, M, P]: vb's own reach.  Per deal the pair's mixed reach
+    of a node is the sum over the profiles of the product of the two, so a deal costs M x P
+    products and one walk of the tree, however many profiles share a block.  The columns are
+    node_sums' for the mixture: cf and cf*x per deal are the weighted sums of each profile's."""
+    is_term, first, nact, owner, term, noff, obase, stride, team = A
+    n_chunks = bounds.shape[0] - 1
+    n_nodes = is_term.shape[0]
+    n_own = st.shape[1]
+    n_prof = Aw.shape[2]
+    n_rel = Aw.shape[1]
+    acc = np.zeros((n_chunks, n_nodes, max_act, 6))
+    sign = 1.0 if team[k] == 0 else -1.0
+    for c in prange(n_chunks):
+        reach = np.ones((n_nodes, 4))
+        zeros = np.zeros(n_nodes, np.int64)
+        live = np.zeros(n_nodes, np.bool_)
+        row = np.zeros(4, np.int64)
+        R = np.zeros(n_rel)
+        Y = np.zeros(n_nodes)
+        for d in range(bounds[c], bounds[c + 1]):
+            _rows(d, st, obase, stride, n_own, row)
+            _forward(sigma, is_term, first, nact, owner, noff, row, reach, zeros, live)
+            sa = st[d, va]
+            sb = st[d, vb] if vb >= 0 else 0
+            for m in range(n_rel):
+                x = 0.0
+                if vb >= 0:
+                    for p in range(n_prof):
+                        x += Aw[sa, m, p] * B[sb, m, p]
+                else:
+                    for p in range(n_prof):
+                        x += Aw[sa, m, p]
+                R[m] = x
+            for n in range(n_nodes - 1, -1, -1):
+                if is_term[n]:
+                    x = R[rel[n]] * U[term[n], o[d]] * sign
+                    for j in range(n_own):
+                        if j != k and j != va and j != vb:
+                            x *= reach[n, j]
+                    Y[n] = x
+                    continue
+                f = first[n]
+                x = 0.0
+                if owner[n] == k:
+                    b = row[k] + noff[n]
+                    for a in range(nact[n]):
+                        x += sigma[b + a] * Y[f + a]
+                else:
+                    for a in range(nact[n]):
+                        x += Y[f + a]
+                Y[n] = x
+            for n in range(n_nodes):
+                if is_term[n] or owner[n] != k:
+                    continue
+                cf = w[d] * R[rel[n]]
+                for j in range(n_own):
+                    if j != k and j != va and j != vb:
+                        cf *= reach[n, j]
+                if cf == 0.0:
+                    continue
+                f = first[n]
+                b = row[k] + noff[n]
+                for a in range(nact[n]):
+                    y = w[d] * Y[f + a]
+                    acc[c, n, a, 0] += cf
+                    acc[c, n, a, 1] += cf * cf
+                    acc[c, n, a, 2] += y
+                    acc[c, n, a, 3] += cf * y
+                    acc[c, n, a, 4] += y * y
                     acc[c, n, a, 5] += cf * sigma[b + a]
     return acc
 

@@ -286,7 +286,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         declared: str | None = None, deal: str = "as-dealt", info: str = "private",
         variant: str | Variant = "8-reyes", juego_real: str = "off", partner=None,
         trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED, solve: bool = True,
-        cut: str | int | None = None) -> BetResult:
+        cut: str | int | None = None, plan_seed: int | None = None) -> BetResult:
     """The equilibrium betting of ``hand`` at ``seat`` in ``lance`` after ``history``.
 
     ``history``: the public actions so far, e.g. ``"paso,envido 2"`` (default: the
@@ -305,13 +305,19 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     which the others called the mus as the shipped cut flags do; where the player's own call
     departs from the flags those strategies never meet his hand, and the per-lance equilibrium
     answers (said in the notes).
+
+    Where a pair of holders faces one holder and correlated plans ship (hands as dealt, private
+    information, :func:`_profiles`), the lance is bet by them: the lone holder by his strategy
+    against the pair's plans, with EVs against their mixture; a partner of the pair by the plan
+    that ``plan_seed`` draws (the same seed as his partner's draws the same plan), and without
+    it by the per-lance equilibrium (said in the notes).
     """
     import time
 
-    from musstats._kernels.cfr import node_sums
+    from musstats._kernels.cfr import mixture_node_sums, node_sums
     from musstats.engines.solving.game import chunk_bounds
     from musstats.rules.cards import parse_hand
-    from musstats.rules.checks import positive
+    from musstats.rules.checks import MAX_SEED, positive, whole
     from musstats.rules.seats import parse_seat
     from musstats.tables.hands import hand_tables
 
@@ -321,6 +327,8 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     deal = D.check_deal(deal)
     info = _info(info)
     trials = positive(trials, "trials", 5_000_000)
+    if plan_seed is not None:
+        plan_seed = whole(plan_seed, "plan seed", 0, MAX_SEED)
     cards = parse_hand(hand)
     q = parse_seat(seat)
     t = hand_tables(v)
@@ -344,6 +352,8 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         sol = played_strategy(lance, pattern, deal, v, read_cut=True, solve_missing=solve)
     else:
         sol = _strategy(lance, pattern, deal, info, v, solve_missing=solve)
+    sigma, mixture, plans, plan_notes = _profiles(sol, q, pattern, plan_seed, info == "private" and cut is None)
+    notes += plan_notes
     game = sol.game
     k = game.seat_owner[q]
     deals = _subgame_deals_for(deal, v, lance, pattern, h, q, trials, int(seed), cards, cut=cutter)
@@ -362,8 +372,13 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         raise MusError(f"no deal gives {SEATS[q]} this hand under these declarations ({deal})")
     st, o, w = prepare(game, deals, v, lance, cutter=cutter if game.info == "mus-read" else None)
     max_act = int(tree.n_act.max())
-    acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sol.sigma, game.kernel_args(), game.U, k,
-                    max_act).sum(axis=0)
+    if mixture is None:
+        acc = node_sums(chunk_bounds(st.shape[0]), st, o, w, sigma, game.kernel_args(), game.U, k, max_act)
+    else:
+        va, vb, Aw, B, rel = mixture
+        acc = mixture_node_sums(chunk_bounds(st.shape[0]), st, o, w, sigma, va, vb, Aw, B, rel, game.kernel_args(),
+                                game.U, k, max_act)
+    acc = acc.sum(axis=0)
     own_state = int(st[0, k]) if game.columns[k][0] == "seat" else None
     nodes_out = []
     root_w = None
@@ -379,7 +394,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         for a, label in enumerate(nd.actions):
             c, cs = a_sum[a][0], a_sum[a][5]
             if own_state is not None:
-                p = float(game.strategy_at(sol.sigma, n, own_state)[a])
+                p = float(game.strategy_at(sigma, n, own_state)[a])
             else:
                 p = float(cs / c) if c > 0 else float("nan")
             acts[label] = {"p": round(p, 4), **action_ev(a_sum[a])}
@@ -396,8 +411,10 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "undeclared": (f"a seat not named in --declared is taken to hold {lance}" if lance in ("pares", "juego")
                        else None),
         "deal": deal, "info": info, "cut": None if cutter is None else SEATS[cutter],
-        "strategies": ("the equilibrium of the lance given who cut (mus-read)" if game.info == "mus-read" else
+        "strategies": (plans["strategies"] if plans else
+                       "the equilibrium of the lance given who cut (mus-read)" if game.info == "mus-read" else
                        f"the per-lance equilibrium ({deal}, {info} information)"),
+        "plans": plans,
         "abstraction": tree.abstraction.describe(),
         "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
         "scheme": SCHEME_TEXT.get(sol.spec.method, sol.spec.method),
@@ -408,6 +425,49 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return BetResult(" ".join(c.label for c in cards), SEATS[q], lance, nodes_out, meta)
+
+
+def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
+              ) -> tuple[np.ndarray, tuple | None, dict | None, list[str]]:
+    """What the lance is bet by for the player at seat ``q``: the profile (stored layout), the
+    pair's mixture of plans when the others play one (None: that profile alone;
+    :meth:`~musstats.engines.solving.team.PlanMixture.reach_tables`), the plans' description
+    (None: the per-lance equilibrium ``sol``) and notes.  Where the pair of holders of ``sol``'s
+    subgame has shipped correlated plans (``usable``: private information, no cut read): the
+    lone holder plays his strategy against their mixture; a partner plays the plan ``plan_seed``
+    draws (without it, the per-lance equilibrium and a note)."""
+    from musstats.engines.betting.store import get_plans
+
+    plans = get_plans(sol.spec) if usable else None
+    if plans is None:
+        if plan_seed is not None:
+            raise MusError("--plan-seed is for a pair of holders that plays correlated plans: none ship for this "
+                           f"subgame ({sol.spec.name}, {sol.spec.deal}, {sol.spec.info} information)")
+        return sol.sigma, None, None, []
+    t, m = plans.team, plans.meta
+    pair = " and ".join(SEATS[s] for s in range(4) if s % 2 == t and pattern >> s & 1)
+    lone = next(SEATS[s] for s in range(4) if s % 2 != t and pattern >> s & 1)
+    figures = {"pair": pair, "opponent": lone, "plans": int(plans.weights.shape[0]),
+               **{k: m.get(k) for k in ("value", "value_se", "pair_gain", "pair_gain_se", "opponent_gain",
+                                        "opponent_gain_se", "marginal_opponent_gain", "marginal_opponent_gain_se",
+                                        "pooled_gain", "samples", "rounds", "built_by")}}
+    name = f"the team-maxmin equilibrium with correlation: {lone} against the correlated plans of {pair}"
+    if q % 2 != t:
+        if plan_seed is not None:
+            raise MusError(f"--plan-seed is for the pair that agrees a plan ({pair}): {lone} plays one strategy "
+                           "against their plans")
+        return plans.sigmas[0], plans.reach_tables(sol.game, sol.game.seat_owner[q]), {
+            **figures, "strategies": name + f" (EVs against their mixture of {figures['plans']} plans)"}, []
+    if plan_seed is None:
+        old = ((sol.exploit or {}).get("team_gain") or [None, None])[t]
+        return sol.sigma, None, None, [
+            f"{pair} play correlated plans in this subgame: give --plan-seed N, the same N as your partner, for "
+            f"the plan you both play (a pair's best plan gains {m['pair_gain']:.3f} against {lone}'s strategy"
+            + (f", {old:.3f} against the per-lance strategies shown" if old is not None else "") + ")"]
+    j = plans.draw(int(plan_seed))
+    return plans.sigmas[j], None, {
+        **figures, "plan": j + 1, "plan_weight": round(float(plans.weights[j]), 4), "plan_seed": int(plan_seed),
+        "strategies": name + f" (plan {j + 1} of {figures['plans']}, drawn with seed {int(plan_seed)})"}, []
 
 
 #: the note of an answer whose player called the mus against the shipped cut flags
@@ -565,7 +625,13 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
       its hands (perfect señas: an upper bound of the team deviation);
 
     and ``value_team0`` ± ``value_se``, the lance's value for mano's team; ``scheme``, how the
-    strategy was solved.  Missing measures are NaN."""
+    strategy was solved.  Where a pair of holders plays shipped correlated plans (what ``bet``
+    plays there), ``plans`` (how many), ``plans_team``, and the three figures of the plans
+    against the lone holder's strategy: ``plans_pair_gain`` (the pair's best joint plan),
+    ``plans_opponent_gain`` (the lone holder's best response to the plans: his NashConv; a partner
+    changing alone is a joint plan of the pair, so the pair's gain bounds his), ``plans_pooled_gain``
+    (the pair seeing both its hands), each ± ``_se``, and ``plans_value`` (mano's team).  Missing
+    measures are NaN."""
     import pandas as pd
 
     v = _variant(variant, juego_real)
@@ -588,6 +654,7 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
                     # hands to be valued apart: after the mus that measure is not shown (docs/quality.md)
                     unusable = stem == "pooled" and deal == "after-mus"
                     row[f"{stem}{t}{suffix}"] = nan if got is None or unusable else got[t]
+        row.update(_plans_row(sol, info))
         row.update({"team_how": " / ".join(e.get("team_how") or []),
                     "value_team0": e.get("value"), "value_se": e.get("value_se"), "deals": e.get("deals"),
                     "exact": bool(e.get("exact", False)), "seconds": round(sol.seconds, 1),
@@ -606,6 +673,23 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
                                "best responses from several starts; pooled: the pair's best response seeing both "
                                "its hands"})
     return df
+
+
+def _plans_row(sol: Solved, info: str) -> dict:
+    """The columns of :func:`exploitability_table` for a subgame's shipped correlated plans (NaN
+    where none ship)."""
+    from musstats.engines.betting.store import get_plans
+
+    nan = float("nan")
+    plans = get_plans(sol.spec) if info == "private" else None
+    m = {} if plans is None else plans.meta
+    sign = 1.0 if plans is None or plans.team == 0 else -1.0
+    row = {"plans": nan if plans is None else int(plans.weights.shape[0]),
+           "plans_team": nan if plans is None else plans.team,
+           "plans_value": nan if plans is None else sign * m["value"], "plans_value_se": m.get("value_se", nan)}
+    for key in ("pair_gain", "opponent_gain", "pooled_gain"):
+        row[f"plans_{key}"], row[f"plans_{key}_se"] = m.get(key, nan), m.get(f"{key}_se", nan)
+    return row
 
 
 def value_gap_table(*, lance: str | None = None, iterations: int | None = None, eval_samples: int | None = None,

@@ -27,6 +27,9 @@ __all__ = ["bet"]
 @click.option("--cut", default=None, metavar="SEAT",
               help="The seat that cut the mus (hands as dealt): the lance is bet by the equilibrium given who cut, "
                    "as musstats hand after a cut.")
+@click.option("--plan-seed", default=None, metavar="N",
+              help="Where a pair of holders plays correlated plans (pares and juego with three declared): the "
+                   "number you and your partner agreed, which draws the plan you both play.")
 @click.option("--tree", "tree", is_flag=True, help="Print the public betting tree of --lance (no cards needed).")
 @click.option("--export", "export", default=None, metavar="FILE",
               help="Write the whole strategy (every lance, or --lance) to FILE.parquet or FILE.csv.")
@@ -37,8 +40,8 @@ __all__ = ["bet"]
 @run_options
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv"], case_sensitive=False), help="Output format.")
-def bet(cards, seat, lance, history, declared, deal, info, partner, cut, tree, export, exploitability, trials,
-        seed, variant, juego_real, threads, quiet, fmt) -> None:
+def bet(cards, seat, lance, history, declared, deal, info, partner, cut, plan_seed, tree, export, exploitability,
+        trials, seed, variant, juego_real, threads, quiet, fmt) -> None:
     """At your turn in a lance: the equilibrium probability of each action (paso, envido,
     quiero, no quiero, raises, órdago) and the expected stones of each, at that point and at
     every later point where you speak.
@@ -48,7 +51,8 @@ def bet(cards, seat, lance, history, declared, deal, info, partner, cut, tree, e
 
     Examples: musstats bet R R R A --seat mano --lance grande;
     musstats bet C C S 7 --seat second --lance pares --declared mano:pares --history paso;
-    musstats bet R R 3 A --seat postre --lance grande --cut third
+    musstats bet R R 3 A --seat postre --lance grande --cut third;
+    musstats bet R R R A --seat mano --lance juego --declared postre:no-juego --plan-seed 17
     """
     from musstats.base.errors import MusError
     from musstats.engines.run import threads as run_threads
@@ -83,5 +87,6 @@ def bet(cards, seat, lance, history, declared, deal, info, partner, cut, tree, e
         res = betting.bet(" ".join(cards), seat, lance=lance, history=history, declared=declared_txt,
                           deal=deal, info=info.lower(), variant=variant, partner=" ".join(partner) or None, cut=cut,
                           **({"trials": number(trials, "--trials")} if trials is not None else {}),
-                          **({"seed": number(seed, "--seed")} if seed is not None else {}))
+                          **({"seed": number(seed, "--seed")} if seed is not None else {}),
+                          **({"plan_seed": number(plan_seed, "--plan-seed", 0)} if plan_seed is not None else {}))
     finish(emit_bet(res, fmt.lower()))

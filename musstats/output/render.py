@@ -440,9 +440,14 @@ def render_bet(res) -> str:
             ev = "–" if x["ev"] is None else f"{x['ev']:+.3f} ± {x['se']:.3f}"
             t.add_row(a, f"{100 * x['p']:.1f} %", ev)
         tables.append(t)
-    foot = (f"Strategy: {d.get('strategies', 'the per-lance equilibrium')}; {d.get('scheme', 'CFR')}, "
-            f"{d.get('iterations')} iterations, seed {d.get('seed')} ({d.get('strategy_source')}); "
-            f"NashConv of this subgame {_nashconv_text(ex)}.  EV: {d['ev_method']}, {d['ev_deals']:,} deals, seed "
+    pl = d.get("plans")
+    how = (f"{pl['plans']} plans; the pair's best plan gains ≥ {pl['pair_gain']:.3f} ± {pl['pair_gain_se']:.3f} "
+           f"against {pl['opponent']}'s strategy, his best response ≥ {pl['opponent_gain']:.3f} ± "
+           f"{pl['opponent_gain_se']:.3f} against the plans" if pl else
+           f"{d.get('scheme', 'CFR')}, {d.get('iterations')} iterations, seed {d.get('seed')} "
+           f"({d.get('strategy_source')}); NashConv of this subgame {_nashconv_text(ex)}")
+    foot = (f"Strategy: {d.get('strategies', 'the per-lance equilibrium')}; {how}.  EV: {d['ev_method']}, "
+            f"{d['ev_deals']:,} deals, seed "
             f"{d['ev_seed']}; {d['units']}; an accepted órdago is worth ±{d.get('ordago_stones')} stones.\n")
     notes = "".join(f"note: {n}\n" for n in d.get("notes", []))
     return head + "\n" + _console_text(*tables) + foot + notes
@@ -607,7 +612,22 @@ def render_exploitability(df) -> str:
             f"{r['value_team0']:+.4f}" if exact else f"{r['value_team0']:+.3f} ± {r['value_se']:.3f}"
         t.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), str(r["decision_nodes"]), str(r["iterations"]),
                   *(fig(r, col) for _, col in cols), val)
-    return _console_text(t)
+    if "plans" not in df or not df["plans"].notna().any():
+        return _console_text(t)
+    p = Table(title="Where a pair of holders plays correlated plans (what musstats bet plays there)",
+              caption="stones per lance; lower bound ± standard error; against the lone holder's strategy: the "
+                      "pair's best joint plan, and the pair seeing both its hands; against the plans' mixture: the "
+                      "lone holder's best response (his NashConv; a partner changing alone is a joint plan of the "
+                      "pair, so the pair's figure bounds his)")
+    for c in ("Lance", "Declared", "Pair", "Plans", "Pair's best plan", "Lone holder", "Pair seeing both",
+              "Value (mano's team)"):
+        p.add_column(c, justify="left" if c in ("Lance", "Declared", "Pair") else "right")
+    for _, r in df[df["plans"].notna()].iterrows():
+        pm = [f"{r[c]:.3f} ± {r[c + '_se']:.3f}" if num(r[c]) else "–"
+              for c in ("plans_pair_gain", "plans_opponent_gain", "plans_pooled_gain")]
+        p.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), "mano+third" if r["plans_team"] == 0 else "second+postre",
+                  str(int(r["plans"])), *pm, f"{r['plans_value']:+.3f} ± {r['plans_value_se']:.3f}")
+    return _console_text(t, p)
 
 
 # --------------------------------------------------------------------------- the arena

@@ -1,5 +1,6 @@
 """Keep solved subgames: in memory, in the shipped files of ``musstats/data/betting_*.npz``,
-in the disk cache, or solve them (:func:`get_solved`).  The storage primitives (keys,
+in the disk cache, or solve them (:func:`get_solved`); and a pair's correlated plans where they
+are shipped (``musstats/data/plans_*.npz``, :func:`get_plans`).  The storage primitives (keys,
 quantisation, files) are :mod:`musstats.engines.solving.store`'s.
 """
 
@@ -7,12 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from musstats.engines.betting.solve import Solved, solve_subgame
 from musstats.engines.betting.specs import Spec
 from musstats.engines.solving import store as S
 from musstats.rules.variant import Variant
 
-__all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached"]
+__all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached", "plans_path",
+           "get_plans"]
 
 
 def shipped_path(variant: Variant, deal: str, info: str = "private", method: str | None = None) -> Path:
@@ -106,3 +110,36 @@ def cached(spec: Spec) -> Solved | None:
     """The subgame of ``spec`` from the disk cache only (None if absent)."""
     z = S.cache_load(_kind(spec), spec.key)
     return None if z is None else solved_of(z, spec, "cache")
+
+
+# ---------------------------------------------------------------------------
+# correlated plans
+
+
+def plans_path(variant: Variant, deal: str, info: str = "private") -> Path:
+    """``musstats/data/plans_<deck>_<juego real>_<deal>_<info>.npz``: a pair's correlated plans
+    (:class:`~musstats.engines.solving.team.PlanMixture`), one entry per subgame."""
+    from musstats.base.files import data_file
+
+    return data_file("plans", variant, f"_{deal}_{info}")
+
+
+def get_plans(spec: Spec):
+    """The shipped correlated plans of ``spec``'s subgame (None where none are shipped): each plan
+    a whole profile in the stored layout, quantised as strategies are."""
+    from musstats.engines.solving.team import PlanMixture
+
+    key = "plans:" + spec.key
+    if key not in S.MEMO:
+        z = S.read_shipped(plans_path(spec.variant, spec.deal, spec.info), _name(spec), spec.fields())
+        got = None
+        if z is not None:
+            game = spec.game()
+            meta = S.unpack_meta(z)
+            q = z["sigma"]
+            if q.ndim == 2 and q.shape[1] == game.n_slots:
+                got = PlanMixture(int(meta["team"]), int(meta["opponent"]), np.stack([S.dequantise(r, game) for r in q]),
+                                  np.asarray(z["weights"], float), meta)
+        S.MEMO[key] = got
+    return S.MEMO[key]
+

@@ -128,6 +128,24 @@ class Game:
         b = self.slot(node, state)
         return sigma[b: b + int(self.tree.n_act[node])]
 
+    def own_reach_of(self, sigmas: np.ndarray, k: int, nodes: np.ndarray) -> np.ndarray:
+        """Owner ``k``'s own reach of ``nodes`` (the product of his own probabilities on the path
+        from the root) under each of the profiles ``sigmas`` [P, slots], in each of his states:
+        float64 [states, len(nodes), P]."""
+        t = self.tree
+        first, n_act, is_term = np.asarray(t.first), np.asarray(t.n_act), np.asarray(t.is_term)
+        S, P = int(self.n_states[k]), sigmas.shape[0]
+        cols = int(self.obase[k]) + np.arange(S) * int(self.stride[k])
+        reach = np.zeros((int(t.n_nodes), P, S))
+        reach[0] = 1.0
+        for n in range(int(t.n_nodes)):  # every parent before its children
+            if is_term[n]:
+                continue
+            f = int(first[n])
+            for a in range(int(n_act[n])):
+                reach[f + a] = reach[n] * sigmas[:, cols + int(self.noff[n]) + a] if self.owner[n] == k else reach[n]
+        return np.ascontiguousarray(reach[np.asarray(nodes)].transpose(2, 0, 1))
+
     def uniform(self) -> np.ndarray:
         n = np.asarray(self.iset_n, np.int64)
         start = np.repeat(np.asarray(self.iset_base, np.int64), n)

@@ -25,14 +25,15 @@ search).  :func:`correlated_plans` runs rounds until the two meet within ``tol``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.engines.solving.game import Sample, SolverGame
 
-__all__ = ["PlanGame", "CorrelatedPlans", "correlated_plans", "mixture_profile", "mixed_behaviour"]
+__all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour",
+           "measure_mixture"]
 
 
 class PlanGame(SolverGame):
@@ -150,15 +151,40 @@ class CorrelatedPlans:
         return S
 
 
-def mixture_profile(game: SolverGame, res: CorrelatedPlans, SIG: np.ndarray) -> np.ndarray:
-    """The plans' mixture as one behaviour strategy per partner (each state's actions weighed by
-    the plans' weights times the partner's own reach under each): what partners who agree on no
-    plan would play.  The opponent's block is ``res.Q``."""
-    lay = game.layout
-    out = lay.with_rows(SIG, res.opponent, res.Q)
-    for k in res.plans[0]:
-        out = lay.with_rows(out, k, mixed_behaviour(lay, SIG, k, [P[k] for P in res.plans], res.weights))
-    return out
+@dataclass
+class PlanMixture:
+    """A team's correlated plans as kept: ``sigmas`` [P, slots] (stored layout), each a whole
+    profile -- one joint plan of the team and the opponent's strategy, the same in every one --
+    mixed by ``weights``; the team ``team`` and the lone opponent's owner ``opponent``; ``meta``:
+    how they were built and measured."""
+
+    team: int
+    opponent: int
+    sigmas: np.ndarray
+    weights: np.ndarray
+    meta: dict = field(default_factory=dict)
+    _tables: dict = field(default_factory=dict, repr=False)
+
+    def draw(self, seed: int) -> int:
+        """The plan that partners who give the same ``seed`` play (drawn by the weights)."""
+        return int(np.random.default_rng(int(seed)).choice(self.weights.shape[0], p=self.weights))
+
+    def reach_tables(self, game, k: int) -> tuple:
+        """What :func:`~musstats._kernels.cfr.mixture_node_sums` needs for owner ``k`` (the lone
+        opponent) against the mixture: the pair's owners ``va``, ``vb``, their own reach of ``k``'s
+        decision nodes and of the terminals under each plan (``va``'s times the plans' weights;
+        float32) and each node's row among those (-1: not read).  Kept once computed."""
+        if k not in self._tables:
+            is_term = np.asarray(game.tree.is_term)
+            nodes = np.nonzero((is_term == 1) | (game.owner == k))[0]
+            rel = np.full(is_term.shape[0], -1, np.int64)
+            rel[nodes] = np.arange(nodes.shape[0])
+            pair = [j for j in range(game.n_owners) if int(game.team[j]) == self.team and (game.owner == j).any()]
+            va, vb = pair[0], (pair[1] if len(pair) > 1 else -1)
+            Aw = (game.own_reach_of(self.sigmas, va, nodes) * self.weights).astype(np.float32)
+            B = (game.own_reach_of(self.sigmas, vb, nodes) if vb >= 0 else np.ones((1, 1, 1))).astype(np.float32)
+            self._tables[k] = (va, vb, Aw, B, rel)
+        return self._tables[k]
 
 
 def mixed_behaviour(lay, SIG: np.ndarray, k: int, blocks: list, weights) -> np.ndarray:
@@ -180,7 +206,7 @@ def mixed_behaviour(lay, SIG: np.ndarray, k: int, blocks: list, weights) -> np.n
 
 def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int = 30, iterations: int = 2000,
                      tol: float = 0.005, per_round: int = 1, sample: Sample = Sample("choose"),
-                     quick: tuple | None = None, full_every: int = 1,
+                     quick: tuple | None = None, full_every: int = 1, seconds: float | None = None,
                      progress: Callable[[dict], None] | None = None) -> CorrelatedPlans:
     """Team ``t``'s correlated plans against its lone opponent by column generation (module
     doc), starting from the team's strategies in ``SIG`` (working layout) as the first plan.
@@ -198,7 +224,10 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     search runs from those starts only, and from all of them every ``full_every``-th round and
     whenever the quick one finds no better plan; only the full rounds' upper bounds choose the
     opponent's strategy returned and stop the rounds (a narrower search finds less, so its
-    bound is lower than it should be)."""
+    bound is lower than it should be).  ``seconds``: stop after the round that passes that time
+    (``partial``)."""
+    import time
+
     from musstats.engines.run import Interrupt
     from musstats.engines.solving.cfr import SolveConfig, solve
     from musstats.engines.solving.exploit import TEAM_STARTS, team_owners, team_search
@@ -216,6 +245,7 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1), lay.owner_rows(SIG, k1))
     best_Q, best_upper = out.Q, np.inf
     quick_starts = TEAM_STARTS if quick is None else quick
+    t0 = time.perf_counter()
     with Interrupt() as ctrl_c:
         for r in range(rounds):
             pg.reset()
@@ -245,7 +275,7 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
             if full and (upper - lower <= tol or pg.known(new[0][1])):  # a known plan: the restricted game's error
                 out.partial = False
                 break
-            if ctrl_c.hit:
+            if ctrl_c.hit or (seconds is not None and time.perf_counter() - t0 > seconds):
                 break
             for plan, T, _ in new[: per_round]:
                 pg.add(plan, T)
@@ -276,3 +306,67 @@ def _oracle(game: SolverGame, pg: PlanGame, start: np.ndarray, t: int, Q: np.nda
 
 def _same(T: np.ndarray, X: np.ndarray) -> bool:
     return bool(np.allclose(T, X, rtol=0.0, atol=1e-12))
+
+
+def measure_mixture(game: SolverGame, profiles: list, weights: np.ndarray, t: int, *,
+                    response: np.ndarray | None = None) -> dict:
+    """The figures of team ``t``'s plans against its lone opponent: ``profiles`` (working layout,
+    each a joint plan with the opponent's strategy) mixed by ``weights``.  In stones per lance for
+    the team, ± standard errors, valued on the ``eval`` sample: the mixture's ``value``; what the
+    opponent's best response to the mixture (``response`` if given, else chosen on the ``choose``
+    sample) gains (``opponent_gain``, and in sample); what the pair's best joint plan against the
+    opponent's strategy (the team search from the heaviest plan, on ``choose``) gains
+    (``pair_gain``, and in sample); the same two for the mixture played as one behaviour
+    strategy per partner (``marginal_*``: partners who agree on no plan); and what the pair gains
+    seeing both its hands against the opponent's strategy (``pooled_gain``, where the game
+    computes that response; its error is that of the mixture's value)."""
+    from musstats.engines.solving.exploit import best_response, ratio, team_owners, team_search
+
+    lay = game.layout
+    pair, other = team_owners(game, t), team_owners(game, 1 - t)
+    k1 = other[0]
+    C, E = Sample("choose"), Sample("eval")
+    use = [(float(w), P) for w, P in zip(weights, profiles) if w > 1e-9]
+
+    def units(S: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+        x, W = game.sample_values(k1, S, sample)  # the opponent's team's utility
+        return -x, W
+
+    def mixture(Q: np.ndarray | None, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+        xs = [(w, units(P if Q is None else lay.with_rows(P, k1, Q), sample)) for w, P in use]
+        return np.sum([w * x for w, (x, _) in xs], axis=0), xs[0][1][1]
+
+    if response is None:
+        response = lay.best_response(k1, np.sum([w * game.terminal_sums(k1, P, C) for w, P in use], axis=0))
+    x0, W = mixture(None, E)
+    x0c, Wc = mixture(None, C)
+    xb, _ = mixture(response, E)
+    xbc, _ = mixture(response, C)
+    heavy = max(use, key=lambda x: x[0])[1]
+    _, _, dev, how = team_search(game, heavy, t, sample=C)
+    xd, _ = units(dev, E)
+    xdc, _ = units(dev, C)
+    M = heavy
+    for k in pair:
+        M = lay.with_rows(M, k, mixed_behaviour(lay, heavy, k, [lay.owner_rows(P, k) for _, P in use],
+                                                [w for w, _ in use]))
+    xm, _ = units(M, E)
+    xmb, _ = units(lay.with_rows(M, k1, best_response(game, k1, M, C)), E)
+    _, _, devm, _ = team_search(game, M, t, sample=C)
+    xmd, _ = units(devm, E)
+    out: dict[str, Any] = {}
+    for name, (g, se) in {"value": ratio(x0, W), "opponent_gain": ratio(x0 - xb, W),
+                          "opponent_gain_in": ratio(x0c - xbc, Wc), "pair_gain": ratio(xd - x0, W),
+                          "pair_gain_in": ratio(xdc - x0c, Wc), "marginal_value": ratio(xm, W),
+                          "marginal_opponent_gain": ratio(xm - xmb, W),
+                          "marginal_pair_gain": ratio(xmd - xm, W)}.items():
+        out[name], out[f"{name}_se"] = round(g, 4), round(se, 4)
+    out["pair_found_from"] = how
+    try:  # the pair seeing both its hands against the opponent's strategy (exact where the game has it)
+        resp = game.pair_response(t, heavy, C)
+    except MusError:
+        return out
+    exact = bool(resp.get("exact", game.exact)) if isinstance(resp, dict) else game.exact
+    xp, _, Wp = game.pair_values(t, heavy, resp, C)
+    out["pooled_gain"], out["pooled_gain_se"] = round(ratio(xp, Wp, exact)[0] - out["value"], 4), out["value_se"]
+    return out

@@ -59,6 +59,8 @@
         + "ignoring what their betting says. Not the advice.",
       "col.plance": "P(win lance)", "ordago.yours.short": "Yours", "ordago.theirs.short": "Theirs",
       "bet.cut": "Who cut the mus", "bet.cut.none": "not told",
+      "bet.plan": "Plan agreed with your partner (number)",
+      "bet.plans": "Against the pair's plans: the pair's best plan gains ≥ {pg}, {opp}'s best response ≥ {og} stones per lance.",
       "bet.h": "Betting", "bet.undo": "Undo", "bet.restart": "Start again", "bet.history": "What has been said",
       "col.action": "Action", "col.peq": "P(eq.)",
       "col.peq.t": "how often the equilibrium strategy takes it with this hand here",
@@ -232,6 +234,8 @@
         + "declaraciones, sin leer lo que dicen sus envites. No es el consejo.",
       "col.plance": "P(ganar lance)", "ordago.yours.short": "Tuyo", "ordago.theirs.short": "Suyo",
       "bet.cut": "Quién cortó el mus", "bet.cut.none": "sin decir",
+      "bet.plan": "Plan acordado con tu compañero (número)",
+      "bet.plans": "Frente a los planes de la pareja: el mejor plan de la pareja gana ≥ {pg}, la mejor respuesta de {opp} ≥ {og} piedras por lance.",
       "bet.h": "Envites", "bet.undo": "Deshacer", "bet.restart": "Empezar de nuevo", "bet.history": "Lo dicho",
       "col.action": "Acción", "col.peq": "P(eq.)",
       "col.peq.t": "con qué frecuencia la estrategia de equilibrio la elige aquí con esta mano",
@@ -1539,6 +1543,8 @@
     const d = declaredText();
     if (d) p.declared = d;
     if ($("bet-cut").value) p.cut = $("bet-cut").value;  // the strategies given who cut
+    const plan = $("bet-plan").value.trim();  // the pair's agreed plan (a bad one gets the API's one line)
+    if (plan) p.plan_seed = /^\d{1,15}$/.test(plan) ? Number(plan) : plan;
     if (r.variant !== "8-reyes") p.variant = r.variant;
     if (r.jr !== "off") p.juego_real = r.jr;
     return p;
@@ -1728,6 +1734,8 @@
       $("bet-note").textContent = t("bet.note", {strat: r.strategies || "–", it: r.iterations, src: r.strategy_source,
         nc: missing(ex.nashconv) ? "–" : `≥ ${dec(ex.nashconv.toFixed(3))}`, ev: r.ev_method,
         deals: fmtInt(r.ev_deals || 0), seed: r.ev_seed, units: r.units, ord: r.ordago_stones ?? "–"})
+        + (r.plans ? ` ${t("bet.plans", {pg: dec(r.plans.pair_gain.toFixed(3)), og: dec(r.plans.opponent_gain.toFixed(3)),
+          opp: seatName(r.plans.opponent)})}` : "")
         + ((r.notes || []).length ? ` ${r.notes.join("; ")}.` : "")
         + (first && first !== bet.base.nodes[0] && !missing(first.weight)
           ? ` ${t("bet.reach", {p: pct(first.weight, 1)})}` : "");
@@ -1813,6 +1821,7 @@
     if (d) h.set("declared", d);
     if (bet.lance !== "grande") h.set("bet", bet.lance);
     if ($("bet-cut").value) h.set("cut", $("bet-cut").value);
+    if ($("bet-plan").value.trim()) h.set("plan", $("bet-plan").value.trim());
     if (bet.history.length) h.set("said", bet.history.join(","));
     if (langChosen) h.set("lang", LANG);
     history.replaceState(null, "", "#" + h.toString());
@@ -1838,6 +1847,7 @@
     if (LANCES.includes(h.get("bet"))) bet.lance = h.get("bet");
     $("bet-lance").value = bet.lance;
     $("bet-cut").value = SEATS.includes(h.get("cut")) ? h.get("cut") : "";
+    $("bet-plan").value = /^\d+$/.test(h.get("plan") || "") ? h.get("plan") : "";
     if (h.get("said")) bet.pendingHistory = h.get("said").split(",").map((x) => x.trim()).filter(Boolean);
     if (h.get("lang") === "es" || h.get("lang") === "en") { LANG = h.get("lang"); langChosen = true; }
     if (h.get("hand")) { sets.hand.input.value = h.get("hand"); setFromText("hand", h.get("hand")); }
@@ -1928,6 +1938,7 @@
       bet.history = [];
       changed(true);
     });
+    $("bet-plan").addEventListener("change", () => changed(true));
     $("bet-undo").addEventListener("click", () => {
       bet.history = bet.history.slice(0, -1);
       betRefresh();

@@ -1,0 +1,173 @@
+"""Build the pairs' correlated plans: musstats/data/plans_<deck>_<juego real>_<deal>_private.npz.
+
+Where two partners hold the lance against one opponent (pares and juego with three declared),
+the pair's plans come from column generation (:func:`musstats.engines.solving.team.correlated_plans`:
+the team-maxmin equilibrium with correlation), started from the shipped strategies, each
+subgame for at most ``--minutes`` or until its bounds meet.  The plans are then ordered by
+weight, those below ``--floor`` dropped and the rest renormalised, quantised as strategies are
+(steps of 1/255) and measured as they ship (:func:`~musstats.engines.solving.team.measure_mixture`,
+on ``--samples`` samples per owner, chosen on one sample and valued on another): the mixture's
+value, what the lone opponent's best response gains, what the pair's best joint plan gains,
+and the same for partners who agree on no plan.  A subgame ships when both gains are within
+``--goal``; the others keep the per-lance strategies.  Each subgame is kept in the disk cache
+as soon as it is measured, so a build that stops (Ctrl-C, a crash) goes on where it stopped; a
+progress bar shows the subgames.  ``--import LANCE-PATTERN=FILE`` takes the plans of a run of
+``scripts/team_plans.py --columns N --out FILE`` (its ``.log`` beside it, if any, gives the
+rounds and seconds) instead of running column generation again.
+
+    python scripts/build_plans.py [--deal as-dealt|after-mus] [--only juego-7,juego-14] [--minutes 40]
+    python scripts/build_plans.py --import juego-7=runs/j7.npz --only juego-7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+#: the subgames of a pair of holders against one holder, and the pair's team
+PAIR_SUBGAMES = {("pares", 7): 0, ("pares", 13): 0, ("pares", 14): 1, ("juego", 7): 0, ("juego", 13): 0,
+                 ("juego", 14): 1}
+
+
+def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
+    """The plans of a team_plans.py run as (profiles in the working layout, weights, rounds, seconds)."""
+    from musstats.engines.solving.exploit import team_owners
+
+    z = np.load(path, allow_pickle=False)
+    k1 = team_owners(sg, 1 - t)[0]
+    owners = [int(k) for k in z["owners"]]
+    profiles = []
+    j = 0
+    while f"plan{j}_{owners[0]}" in z.files:
+        S = lay.with_rows(SIG, k1, z["Q"])
+        for k in owners:
+            S = lay.with_rows(S, k, z[f"plan{j}_{k}"])
+        profiles.append(S)
+        j += 1
+    rounds, seconds = None, None
+    log = path.with_suffix(".log")
+    if log.exists():
+        rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+        done = [r for r in rows if "round" in r]
+        rounds, seconds = len(done), (done[-1]["seconds"] if done else None)
+    return profiles, np.asarray(z["weights"], float), rounds, seconds
+
+
+def build(spec, t: int, args, source: Path | None) -> dict:
+    """One subgame: column generation (or an imported run), pruned, quantised and measured; the
+    entry to ship (quantised plans, weights, metadata)."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving import store as S
+    from musstats.engines.solving.exploit import team_owners
+    from musstats.engines.solving.team import correlated_plans, measure_mixture
+
+    shipped = get_solved(spec, solve=False)
+    if shipped is None:
+        raise SystemExit(f"no shipped strategy for {spec.name}: build the betting strategies first")
+    sg = solver_game(spec, purpose="measure", samples=args.samples)
+    lay = sg.layout
+    SIG = lay.from_game(shipped.sigma)
+    t0 = time.perf_counter()
+    if source is not None:
+        profiles, weights, rounds, seconds = _imported(source, sg, lay, SIG, t)
+        partial = True
+    else:
+        res = correlated_plans(sg, SIG, t, rounds=10_000, iterations=args.iterations, per_round=2,
+                               quick=(("strategy", 0), ("strategy", 1)), full_every=10, seconds=60 * args.minutes,
+                               progress=lambda row: print(json.dumps({k: (round(x, 4) if isinstance(x, float) else x)
+                                                                      for k, x in row.items()}), flush=True))
+        profiles = [res.profile(SIG, lay, j) for j in range(len(res.plans))]
+        weights, rounds, seconds, partial = res.weights, len(res.rounds), round(time.perf_counter() - t0), res.partial
+    order = [j for j in np.argsort(-weights, kind="stable") if weights[j] >= args.floor]
+    w = weights[order] / weights[order].sum()
+    q = np.stack([S.quantise(lay.to_game(profiles[j])) for j in order])
+    game = lay.game
+    shipped_profiles = [lay.from_game(S.dequantise(r, game)) for r in q]
+    m0 = time.perf_counter()
+    figures = measure_mixture(sg, shipped_profiles, w, t)
+    meta = {"team": t, "opponent": int(team_owners(sg, 1 - t)[0]), "rounds": rounds, "partial": partial,
+            "plans_found": len(profiles), "plans": len(order), "floor": args.floor,
+            "weight_dropped": round(float(1 - weights[order].sum()), 6), "samples": args.samples,
+            "solve_seconds": seconds, "measure_seconds": round(time.perf_counter() - m0), **figures,
+            "goal": args.goal,
+            "meets_goal": bool(figures["pair_gain"] <= args.goal and figures["opponent_gain"] <= args.goal),
+            "built_by": "column generation over the pair's joint plans (team-maxmin equilibrium with correlation), "
+                      "the lone opponent by CFR+ against the plans' mixture; measured as shipped (steps of 1/255)"}
+    return {"sigma": q, "weights": w, "meta": np.frombuffer(json.dumps({**spec.fields(), **meta}).encode(), np.uint8)}
+
+
+def main(argv=None) -> int:
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.store import plans_path
+    from musstats.engines.solving import store as S
+    from musstats.output.progress import ProgressBar
+    from musstats.rules.variant import Variant
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deal", default="as-dealt", choices=["as-dealt", "after-mus"])
+    ap.add_argument("--only", default=None, help="subgames LANCE-PATTERN, comma-separated (default: all six)")
+    ap.add_argument("--minutes", type=float, default=40.0, help="column generation's time per subgame at most")
+    ap.add_argument("--iterations", type=int, default=2000, help="CFR+ iterations of each restricted game")
+    ap.add_argument("--samples", type=int, default=50_000, help="samples per owner of the oracles and measures")
+    ap.add_argument("--floor", type=float, default=1e-4, help="plans lighter than this are dropped")
+    ap.add_argument("--goal", type=float, default=0.02, help="the largest gain a shipped subgame may leave")
+    ap.add_argument("--import", dest="imports", action="append", default=[], metavar="LANCE-PATTERN=FILE")
+    ap.add_argument("--out", default=None, help="the file to write (default: the shipped one)")
+    args = ap.parse_args(argv)
+    v = Variant()
+    sources = {}
+    for item in args.imports:
+        name, _, f = item.partition("=")
+        sources[name] = Path(f)
+    names = {f"{lance}-{p}": (lance, p) for lance, p in PAIR_SUBGAMES}
+    chosen = list(names) if args.only is None else args.only.split(",")
+    for n in chosen:
+        if n not in names:
+            raise SystemExit(f"unknown subgame {n!r}: one of {', '.join(names)}")
+    t0 = time.perf_counter()
+    bar = ProgressBar(f"{args.deal}: subgames")
+    entries, rows = {}, []
+    for i, n in enumerate(chosen):
+        bar(i, len(chosen))
+        lance, p = names[n]
+        spec = Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v)
+        key = S.strategy_key({**spec.fields(), "plans": [args.minutes, args.iterations, args.samples, args.floor,
+                                                          str(sources.get(n))]})
+        kind = f"plans-{n}-{args.deal}"
+        entry = S.cache_load(kind, key)
+        if entry is None:
+            entry = build(spec, PAIR_SUBGAMES[names[n]], args, sources.get(n))
+            S.cache_save(kind, key, entry)
+        meta = S.unpack_meta(entry)
+        rows.append(meta)
+        print(json.dumps({"subgame": n, **{k: meta[k] for k in meta if k not in spec.fields()}}), flush=True)
+        if meta["meets_goal"]:
+            entries[n] = entry
+    bar.close()
+    path = Path(args.out) if args.out else plans_path(v, args.deal, "private")
+    from musstats.base.files import read_npz
+
+    for k, a in (read_npz(path) or {}).items():  # the subgames not built this time stay as shipped
+        n, _, part = k.partition(".")
+        if n not in chosen:
+            entries.setdefault(n, {})[part] = a
+    if entries:
+        S.write_shipped(entries, path)
+        print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB): {', '.join(entries)} "
+              f"in {time.perf_counter() - t0:.0f} s", flush=True)
+    missed = [n for n, m in zip(chosen, rows) if not m["meets_goal"]]
+    if missed:
+        print(f"not shipped (a gain above {args.goal}): {', '.join(missed)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
