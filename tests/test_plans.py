@@ -49,52 +49,66 @@ def test_partners_with_the_same_seed_draw_the_same_plan_by_the_weights():
         assert abs(share - w) < 4 * np.sqrt(w * (1 - w) / draws.size)
 
 
-def test_the_shipped_plans_are_a_mixture_against_one_strategy(plans):
-    """Weights that sum to 1, the heaviest first; the lone holder (second) plays the same strategy in
+#: the subgames whose plans ship: lance, pattern, the pair's team, and what the pair gains by
+#: changing together against the per-lance strategies (docs/quality.md, the issue's measure)
+SHIPPED = [("juego", 7, 0, 0.601), ("juego", 14, 1, 0.617)]
+
+
+def shipped(lance, pattern):
+    spec = Spec(lance=lance, pattern=pattern, deal="as-dealt", info="private", variant=Variant())
+    m = get_plans(spec)
+    assert m is not None, f"the correlated plans of {spec.name} ship"
+    return spec, m
+
+
+@pytest.mark.parametrize("lance, pattern, team, old", SHIPPED)
+def test_the_shipped_plans_are_a_mixture_against_one_strategy(lance, pattern, team, old):
+    """Weights that sum to 1, the heaviest first; the lone holder plays the same strategy in
     every plan and only the pair's blocks differ; what was measured as shipped meets the goal."""
+    spec, plans = shipped(lance, pattern)
     w = plans.weights
     assert w.sum() == pytest.approx(1.0, abs=1e-9) and (w > 0).all() and (np.diff(w) <= 1e-12).all()
-    assert plans.team == 0 and plans.meta["meets_goal"]
-    game = juego7().game()
+    assert plans.team == team and plans.meta["meets_goal"]
+    game = spec.game()
     lone = plans.opponent
     lo, n = int(game.obase[lone]), int(game.stride[lone]) * int(game.n_states[lone])
     assert np.array_equal(plans.sigmas[:, lo:lo + n], np.repeat(plans.sigmas[:1, lo:lo + n], len(w), axis=0))
     assert len({plans.sigmas[j].tobytes() for j in range(len(w))}) == len(w)  # no plan twice
 
 
-def test_a_pair_cannot_beat_the_lone_holder_of_the_shipped_plans(plans):
+@pytest.mark.parametrize("lance, pattern, team, old", SHIPPED)
+def test_a_pair_cannot_beat_the_lone_holder_of_the_shipped_plans(lance, pattern, team, old):
     """On samples the build never used (3,000 per owner): the pair's best joint plan against the
     lone holder's strategy (the team search, chosen on one sample) gains at most the goal (0.02)
-    plus 3 standard errors on the other, where against the per-lance strategies it gains over 0.4
-    (0.60 measured from outside); the lone holder's best response to the plans' mixture gains at
-    most the goal plus 3 standard errors."""
+    plus 3 standard errors on the other, where against the per-lance strategies it gains more
+    than half of what was measured from outside; the lone holder's best response to the plans'
+    mixture gains at most the goal plus 3 standard errors."""
     from musstats.engines.betting.solve import solver_game
     from musstats.engines.betting.store import get_solved
     from musstats.engines.solving.exploit import ratio, team_deviation, team_search
     from musstats.engines.solving.game import Sample
 
-    spec = juego7()
+    spec, plans = shipped(lance, pattern)
     sg = solver_game(spec, purpose="measure", samples=3000, index=5)
     lay = sg.layout
     k1 = plans.opponent
     C, E = Sample("choose"), Sample("eval")
     P = [lay.from_game(s) for s in plans.sigmas]
 
-    def pair_value(S, sample):  # mano and third's utility, per sample unit
+    def pair_value(S, sample):  # the pair's utility, per sample unit
         x, W = sg.sample_values(k1, S, sample)
         return -x, W
 
     x0 = sum(w * pair_value(S, E)[0] for w, S in zip(plans.weights, P))
     W = pair_value(P[0], E)[1]
-    _, _, dev, _ = team_search(sg, P[0], 0, sample=C)  # from the heaviest plan
+    _, _, dev, _ = team_search(sg, P[0], team, sample=C)  # from the heaviest plan
     gain, se = ratio(pair_value(dev, E)[0] - x0, W)
     assert gain <= 0.02 + 3 * se, (gain, se)
     br = lay.best_response(k1, sum(w * sg.terminal_sums(k1, S, C) for w, S in zip(plans.weights, P)))
     xb = sum(w * pair_value(lay.with_rows(S, k1, br), E)[0] for w, S in zip(plans.weights, P))
     gain, se = ratio(x0 - xb, W)
     assert gain <= 0.02 + 3 * se, (gain, se)
-    old = team_deviation(sg, lay.from_game(get_solved(spec, solve=False).sigma), 0)
-    assert old.gain > 0.4
+    assert team_deviation(sg, lay.from_game(get_solved(spec, solve=False).sigma), team).gain > old / 2
 
 
 def test_bet_plays_the_drawn_plan_for_both_partners_and_the_mixture_for_the_lone_holder(plans):
