@@ -179,3 +179,7 @@ def columns(spec, sigma, t: int, args, emit) -> None:
     figures = measure_mixture(sg, [res.profile(SIG, lay, j) for j in range(len(res.plans))], res.weights, t,
                               response=res.response)
     emit({"plans": len(res.plans), "support": int((res.weights > 1e-3).sum()), "partial": res.partial, **figures})
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
