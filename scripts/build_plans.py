@@ -37,7 +37,8 @@ PAIR_SUBGAMES = {("pares", 7): 0, ("pares", 13): 0, ("pares", 14): 1, ("juego", 
 
 
 def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
-    """The plans of a team_plans.py run as (profiles in the working layout, weights, rounds, seconds)."""
+    """The plans of a team_plans.py run as (profiles in the working layout, weights, rounds, seconds,
+    partial: whether the run stopped before its bounds met)."""
     from musstats.engines.solving.exploit import team_owners
 
     z = np.load(path, allow_pickle=False)
@@ -51,13 +52,14 @@ def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
             S = lay.with_rows(S, k, z[f"plan{j}_{k}"])
         profiles.append(S)
         j += 1
-    rounds, seconds = None, None
+    rounds, seconds, partial = None, None, True
     log = path.with_suffix(".log")
     if log.exists():
         rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
         done = [r for r in rows if "round" in r]
         rounds, seconds = len(done), (done[-1]["seconds"] if done else None)
-    return profiles, np.asarray(z["weights"], float), rounds, seconds
+        partial = next((bool(r["partial"]) for r in rows if "partial" in r), True)
+    return profiles, np.asarray(z["weights"], float), rounds, seconds, partial
 
 
 def build(spec, t: int, args, source: Path | None) -> dict:
@@ -77,8 +79,7 @@ def build(spec, t: int, args, source: Path | None) -> dict:
     SIG = lay.from_game(shipped.sigma)
     t0 = time.perf_counter()
     if source is not None:
-        profiles, weights, rounds, seconds = _imported(source, sg, lay, SIG, t)
-        partial = True
+        profiles, weights, rounds, seconds, partial = _imported(source, sg, lay, SIG, t)
     else:
         res = correlated_plans(sg, SIG, t, rounds=10_000, iterations=args.iterations, per_round=2,
                                quick=(("strategy", 0), ("strategy", 1)), full_every=10, seconds=60 * args.minutes,
@@ -140,7 +141,7 @@ def main(argv=None) -> int:
         lance, p = names[n]
         spec = Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v)
         key = S.strategy_key({**spec.fields(), "plans": [args.minutes, args.iterations, args.samples, args.floor,
-                                                          str(sources.get(n))]})
+                                                          str(sources.get(n)), 2]})
         kind = f"plans-{n}-{args.deal}"
         entry = S.cache_load(kind, key)
         if entry is None:
