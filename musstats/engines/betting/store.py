@@ -138,7 +138,7 @@ def get_plans(spec: Spec):
             meta = S.unpack_meta(z)
             q = z["sigma"]
             if q.ndim == 2 and q.shape[1] == game.n_slots:
-                got = PlanMixture(int(meta["team"]), int(meta["opponent"]), np.stack([S.dequantise(r, game) for r in q]),
+                got = PlanMixture(int(meta["team"]), int(meta["opponent"]), S.dequantise(q, game),
                                   np.asarray(z["weights"], float), meta)
         S.MEMO[key] = got
     return S.MEMO[key]

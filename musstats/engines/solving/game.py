@@ -134,17 +134,24 @@ class Game:
         float64 [states, len(nodes), P]."""
         t = self.tree
         first, n_act, is_term = np.asarray(t.first), np.asarray(t.n_act), np.asarray(t.is_term)
+        parent = np.full(int(t.n_nodes), -1, np.int64)
+        act = np.zeros(int(t.n_nodes), np.int64)
+        for n in np.nonzero(is_term == 0)[0]:
+            f, na = int(first[n]), int(n_act[n])
+            parent[f: f + na], act[f: f + na] = n, np.arange(na)
         S, P = int(self.n_states[k]), sigmas.shape[0]
         cols = int(self.obase[k]) + np.arange(S) * int(self.stride[k])
-        reach = np.zeros((int(t.n_nodes), P, S))
-        reach[0] = 1.0
-        for n in range(int(t.n_nodes)):  # every parent before its children
-            if is_term[n]:
-                continue
-            f = int(first[n])
-            for a in range(int(n_act[n])):
-                reach[f + a] = reach[n] * sigmas[:, cols + int(self.noff[n]) + a] if self.owner[n] == k else reach[n]
-        return np.ascontiguousarray(reach[np.asarray(nodes)].transpose(2, 0, 1))
+        out = np.empty((S, len(nodes), P))
+        for i, n in enumerate(np.asarray(nodes)):
+            r = np.ones((P, S))
+            c = int(n)
+            while parent[c] >= 0:  # up the path: k's own actions on it
+                q = int(parent[c])
+                if self.owner[q] == k:
+                    r *= sigmas[:, cols + int(self.noff[q]) + int(act[c])]
+                c = q
+            out[:, i, :] = r.T
+        return out
 
     def uniform(self) -> np.ndarray:
         n = np.asarray(self.iset_n, np.int64)

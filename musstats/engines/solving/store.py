@@ -58,12 +58,15 @@ def quantise(sigma: np.ndarray) -> np.ndarray:
 
 def dequantise(q: np.ndarray, game: Game) -> np.ndarray:
     """The behaviour strategy of a quantised one (each infoset's row renormalised; uniform
-    where it is all zero)."""
+    where it is all zero); of each row of a 2-D ``q`` [profiles, slots] at once."""
     from musstats._kernels.cfr import normalise
 
-    out = np.empty(q.shape[0])
-    normalise(q.astype(np.float64), out, game.iset_base, game.iset_n)
-    return out
+    flat = q.reshape(-1).astype(np.float64)
+    out = np.empty(flat.shape[0])
+    rows = 1 if q.ndim == 1 else q.shape[0]
+    base = (game.iset_base[None, :] + game.n_slots * np.arange(rows)[:, None]).reshape(-1)
+    normalise(flat, out, base, np.tile(game.iset_n, rows))
+    return out.reshape(q.shape)
 
 
 def pack(sigma: np.ndarray, meta: dict, history=(), extra: dict | None = None) -> dict[str, np.ndarray]:
