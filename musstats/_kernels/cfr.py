@@ -246,6 +246,18 @@ def root_values(st, o, sigma, A, U):
     return out
 
 
+@njit(cache=True, inline="always")
+def _add_sums(acc, c, n, a, cf, y, p):
+    """Add one deal's figures of action ``a`` at node ``n`` to chunk ``c`` of :func:`node_sums`'
+    accumulator: cf, cf^2, y = cf*x, cf*y, y^2 and p = cf*sigma(action)."""
+    acc[c, n, a, 0] += cf
+    acc[c, n, a, 1] += cf * cf
+    acc[c, n, a, 2] += y
+    acc[c, n, a, 3] += cf * y
+    acc[c, n, a, 4] += y * y
+    acc[c, n, a, 5] += p
+
+
 @njit(cache=True, parallel=True)
 def node_sums(bounds, st, o, w, sigma, A, U, k, max_act):
     """What :func:`musstats.analysis.betting.bet` needs at the nodes of owner ``k``: per chunk,
@@ -285,13 +297,7 @@ def node_sums(bounds, st, o, w, sigma, A, U, k, max_act):
                 na = nact[n]
                 b = row[k] + noff[n]
                 for a in range(na):
-                    x = sign * v[f + a]
-                    acc[c, n, a, 0] += cf
-                    acc[c, n, a, 1] += cf * cf
-                    acc[c, n, a, 2] += cf * x
-                    acc[c, n, a, 3] += cf * cf * x
-                    acc[c, n, a, 4] += cf * cf * x * x
-                    acc[c, n, a, 5] += cf * sigma[b + a]
+                    _add_sums(acc, c, n, a, cf, cf * sign * v[f + a], cf * sigma[b + a])
     return acc
 
 
@@ -365,13 +371,7 @@ def mixture_node_sums(bounds, st, o, w, sigma, va, vb, Aw, B, rel, A, U, k, max_
                 f = first[n]
                 b = row[k] + noff[n]
                 for a in range(nact[n]):
-                    y = w[d] * Y[f + a]
-                    acc[c, n, a, 0] += cf
-                    acc[c, n, a, 1] += cf * cf
-                    acc[c, n, a, 2] += y
-                    acc[c, n, a, 3] += cf * y
-                    acc[c, n, a, 4] += y * y
-                    acc[c, n, a, 5] += cf * sigma[b + a]
+                    _add_sums(acc, c, n, a, cf, w[d] * Y[f + a], cf * sigma[b + a])
     return acc
 
 
