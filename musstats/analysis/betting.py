@@ -461,8 +461,9 @@ def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
     if plan_seed is None:
         old = ((sol.exploit or {}).get("team_gain") or [None, None])[t]
         return sol.sigma, None, None, [
-            f"{pair} play correlated plans in this subgame: give --plan-seed N, the same N as your partner, for "
-            f"the plan you both play (a pair's best plan gains {m['pair_gain']:.3f} against {lone}'s strategy"
+            f"{pair} play correlated plans in this subgame: give the number agreed with your partner (--plan-seed "
+            f"N; the page's plan field) for the plan you both play (a pair's best plan gains {m['pair_gain']:.3f} "
+            f"against {lone}'s strategy"
             + (f", {old:.3f} against the per-lance strategies shown" if old is not None else "") + ")"]
     j = plans.draw(int(plan_seed))
     return plans.sigmas[j], None, {
