@@ -26,6 +26,7 @@ what lies beyond the shipped per-player equilibrium:
 
     python scripts/team_plans.py juego 7 --team 0 --restarts 2 --rounds 40 [--samples 20000]
     python scripts/team_plans.py juego 7 --team 0 --columns 40 --samples 100000 [--deal after-mus] [--full-every 10]
+                                 [--out FILE.npz] [--from FILE.npz]
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def main(argv=None) -> int:
                     help="search the pair's plan from every start only every N-th round (and when the two starts "
                          "from the best plan, each partner answering first, find nothing better)")
     ap.add_argument("--out", default=None, help="an .npz for the plans, their weights and the opponent's strategy")
+    ap.add_argument("--from", dest="start", default=None,
+                    help="an .npz of --out: column generation starts with its plans (goes on where that run stopped)")
     ap.add_argument("--samples", type=int, default=20_000, help="samples per owner of the oracles and values")
     ap.add_argument("--deal", default="as-dealt", choices=("as-dealt", "after-mus"))
     args = ap.parse_args(argv)
@@ -167,8 +170,13 @@ def columns(spec, sigma, t: int, args, emit) -> None:
     lay = sg.layout
     SIG = lay.from_game(sigma)
     quick = (("strategy", 0), ("strategy", 1)) if args.full_every > 1 else None
+    before = None
+    if args.start:
+        z = np.load(args.start, allow_pickle=False)
+        owners = [int(k) for k in z["owners"]]
+        before = [{k: z[f"plan{j}_{k}"] for k in owners} for j in range(1, len(z["weights"]))]
     res = correlated_plans(sg, SIG, t, rounds=args.columns, iterations=args.iterations, per_round=args.per_round,
-                           quick=quick, full_every=args.full_every,
+                           quick=quick, full_every=args.full_every, plans=before,
                            progress=lambda row: emit({k: (round(x, 4) if isinstance(x, float) else x)
                                                       for k, x in row.items()}))
     if args.out:

@@ -318,6 +318,23 @@ def test_correlated_plans_reach_the_value_of_the_game_over_joint_plans(joint_pla
     assert last["upper"] <= hi + 2e-3
 
 
+def test_correlated_plans_go_on_from_a_stopped_run(joint_plans_matrix):
+    """A run stopped after three rounds, then started again with its plans, reaches the value of
+    the matrix game over every joint pure plan, as one run does."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.team import correlated_plans
+
+    lo, hi = _matrix_value(joint_plans_matrix)
+    g, data = three_seat_lance()
+    dg = DealGame(g, data)
+    first = correlated_plans(dg, dg.layout.uniform(), 0, rounds=3, iterations=3000, tol=1e-4)
+    assert first.partial and len(first.plans) >= 3
+    res = correlated_plans(dg, dg.layout.uniform(), 0, rounds=30, iterations=3000, tol=1e-4, plans=first.plans[1:])
+    last = res.rounds[-1]
+    assert not res.partial and len(res.rounds) < 30
+    assert lo - 2e-3 <= last["lower"] <= hi + 1e-9 and last["upper"] <= hi + 2e-3
+
+
 def test_correlated_plans_need_a_lone_opponent():
     from musstats.engines.solving.dealt import DealGame
     from musstats.engines.solving.team import correlated_plans

@@ -207,7 +207,7 @@ def mixed_behaviour(lay, SIG: np.ndarray, k: int, blocks: list, weights) -> np.n
 def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int = 30, iterations: int = 2000,
                      tol: float = 0.005, per_round: int = 1, sample: Sample = Sample("choose"),
                      quick: tuple | None = None, full_every: int = 1, seconds: float | None = None,
-                     progress: Callable[[dict], None] | None = None) -> CorrelatedPlans:
+                     plans: list | None = None, progress: Callable[[dict], None] | None = None) -> CorrelatedPlans:
     """Team ``t``'s correlated plans against its lone opponent by column generation (module
     doc), starting from the team's strategies in ``SIG`` (working layout) as the first plan.
     Each round solves the restricted game (``iterations`` of CFR+), then asks the oracle for
@@ -225,7 +225,8 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     whenever the quick one finds no better plan; only the full rounds' upper bounds choose the
     opponent's strategy returned and stop the rounds (a narrower search finds less, so its
     bound is lower than it should be).  ``seconds``: stop after the round that passes that time
-    (``partial``)."""
+    (``partial``).  ``plans``: joint plans found before (dicts owner -> block, e.g. a stopped run's
+    ``plans``), added after the first so that a run goes on where another stopped."""
     import time
 
     from musstats.engines.run import Interrupt
@@ -241,6 +242,10 @@ def correlated_plans(game: SolverGame, SIG: np.ndarray, t: int, *, rounds: int =
     k1 = other[0]
     pg = PlanGame(game, t, k1, SIG, sample)
     pg.add({k: lay.owner_rows(SIG, k) for k in pair})
+    for plan in plans or ():
+        T = pg.sums(plan)
+        if not pg.known(T):
+            pg.add(plan, T)
     config = SolveConfig.preset("cfr+", iterations)
     out = CorrelatedPlans(t, k1, pg.plans, np.ones(1), lay.owner_rows(SIG, k1), lay.owner_rows(SIG, k1))
     best_Q, best_upper = out.Q, np.inf
