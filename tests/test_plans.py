@@ -158,6 +158,8 @@ def test_plan_seed_notes_and_errors(plans, capsys):
         bet("R R R A", "second", plan_seed=3, **kw)
     with pytest.raises(MusError, match="none ship"):
         bet("R R R R", "mano", lance="grande", plan_seed=3, trials=1000)
+    with pytest.raises(MusError, match="without --cut"):
+        bet("R R R A", "mano", cut="second", plan_seed=3, **kw)
     code, out, err = run_cli(capsys, ["bet", "R", "R", "R", "A", "--lance", "juego", "--declared", DECLARED,
                                       "--plan-seed", "-4"])
     assert code == 2 and len(err.strip().splitlines()) == 1 and "plan-seed" in err, err

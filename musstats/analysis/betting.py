@@ -438,6 +438,8 @@ def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
     draws (without it, the per-lance equilibrium and a note)."""
     from musstats.engines.betting.store import get_plans
 
+    if plan_seed is not None and not usable:
+        raise MusError("--plan-seed is for the private model without --cut: the correlated plans do not read who cut")
     plans = get_plans(sol.spec) if usable else None
     if plans is None:
         if plan_seed is not None:
