@@ -274,8 +274,8 @@ def test_node_sums_against_a_mixture_of_plans(seed):
         rel = np.full(t.n_nodes, -1, np.int64)
         rel[read] = np.arange(read.shape[0])
         Aw = g.own_reach_of(sigmas, other, read) * mix
-        acc = mixture_node_sums(chunk_bounds(st.shape[0]), st, o, w, base, other, -1, Aw, np.ones((1, 1, 1)), rel,
-                                g.kernel_args(), g.U, k, 3).sum(axis=0)
+        acc = mixture_node_sums(chunk_bounds(st.shape[0]), st, o, w, base, other, -1, Aw, np.ones((1,) + Aw.shape[1:]),
+                                rel, g.kernel_args(), g.U, k, 3).sum(axis=0)
         per = sum(m * _walk_sums(g, s, st, o, w, k, nodes) for m, s in zip(mix, sigmas))  # [deal, node, action, 2]
         cf, y = per[..., 0], per[..., 1]
         want = np.stack([cf, cf * cf, y, cf * y, y * y], axis=-1).sum(axis=0)

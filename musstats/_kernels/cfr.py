@@ -301,6 +301,16 @@ def node_sums(bounds, st, o, w, sigma, A, U, k, max_act):
     return acc
 
 
+@njit(cache=True, inline="always")
+def _reach_but(reach, n, n_own, k, va, vb):
+    """The product of the reach at node ``n`` of every owner but ``k``, ``va`` and ``vb``."""
+    x = 1.0
+    for j in range(n_own):
+        if j != k and j != va and j != vb:
+            x *= reach[n, j]
+    return x
+
+
 @njit(cache=True, parallel=True)
 def mixture_node_sums(bounds, st, o, w, sigma, va, vb, Aw, B, rel, A, U, k, max_act):
     """:func:`node_sums` of owner ``k`` when owners ``va`` and ``vb`` (``vb`` = -1: ``va`` alone)
@@ -308,7 +318,7 @@ def mixture_node_sums(bounds, st, o, w, sigma, va, vb, Aw, B, rel, A, U, k, max_
     ``sigma``.  ``rel`` [N]: the row of a node among the M nodes read (``k``'s decision nodes and
     the terminals), -1 for the others; ``Aw`` [states of va, M, P]: va's own reach of each of
     those nodes (the product of his probabilities on its path) under each profile, times the
-    profile's weight; ``B`` [states of vb, M, P]: vb's own reach.  Per deal the pair's mixed reach
+    profile's weight; ``B`` [states of vb, M, P]: vb's own reach (with ``vb`` = -1, ones [1, M, P]).  Per deal the pair's mixed reach
     of a node is the sum over the profiles of the product of the two, so a deal costs M x P
     products and one walk of the tree, however many profiles share a block.  The columns are
     node_sums' for the mixture: cf and cf*x per deal are the weighted sums of each profile's."""
@@ -334,20 +344,12 @@ def mixture_node_sums(bounds, st, o, w, sigma, va, vb, Aw, B, rel, A, U, k, max_
             sb = st[d, vb] if vb >= 0 else 0
             for m in range(n_rel):
                 x = 0.0
-                if vb >= 0:
-                    for p in range(n_prof):
-                        x += Aw[sa, m, p] * B[sb, m, p]
-                else:
-                    for p in range(n_prof):
-                        x += Aw[sa, m, p]
+                for p in range(n_prof):
+                    x += Aw[sa, m, p] * B[sb, m, p]
                 R[m] = x
             for n in range(n_nodes - 1, -1, -1):
                 if is_term[n]:
-                    x = R[rel[n]] * U[term[n], o[d]] * sign
-                    for j in range(n_own):
-                        if j != k and j != va and j != vb:
-                            x *= reach[n, j]
-                    Y[n] = x
+                    Y[n] = R[rel[n]] * U[term[n], o[d]] * sign * _reach_but(reach, n, n_own, k, va, vb)
                     continue
                 f = first[n]
                 x = 0.0
@@ -362,10 +364,7 @@ def mixture_node_sums(bounds, st, o, w, sigma, va, vb, Aw, B, rel, A, U, k, max_
             for n in range(n_nodes):
                 if is_term[n] or owner[n] != k:
                     continue
-                cf = w[d] * R[rel[n]]
-                for j in range(n_own):
-                    if j != k and j != va and j != vb:
-                        cf *= reach[n, j]
+                cf = w[d] * R[rel[n]] * _reach_but(reach, n, n_own, k, va, vb)
                 if cf == 0.0:
                     continue
                 f = first[n]

@@ -182,7 +182,8 @@ class PlanMixture:
             pair = [j for j in range(game.n_owners) if int(game.team[j]) == self.team and (game.owner == j).any()]
             va, vb = pair[0], (pair[1] if len(pair) > 1 else -1)
             Aw = (game.own_reach_of(self.sigmas, va, nodes) * self.weights).astype(np.float32)
-            B = (game.own_reach_of(self.sigmas, vb, nodes) if vb >= 0 else np.ones((1, 1, 1))).astype(np.float32)
+            B = (game.own_reach_of(self.sigmas, vb, nodes) if vb >= 0 else
+                 np.ones((1, nodes.shape[0], self.weights.shape[0]))).astype(np.float32)
             self._tables[k] = (va, vb, Aw, B, rel)
         return self._tables[k]
 
