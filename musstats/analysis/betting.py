@@ -681,15 +681,13 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
 def _plans_row(sol: Solved, info: str) -> dict:
     """The columns of :func:`exploitability_table` for a subgame's shipped correlated plans (NaN
     where none ship)."""
-    from musstats.engines.betting.store import get_plans
+    from musstats.engines.betting.store import plans_meta
 
     nan = float("nan")
-    plans = get_plans(sol.spec) if info == "private" else None
-    m = {} if plans is None else plans.meta
-    sign = 1.0 if plans is None or plans.team == 0 else -1.0
-    row = {"plans": nan if plans is None else int(plans.weights.shape[0]),
-           "plans_team": nan if plans is None else plans.team,
-           "plans_value": nan if plans is None else sign * m["value"], "plans_value_se": m.get("value_se", nan)}
+    m = (plans_meta(sol.spec) if info == "private" else None) or {}
+    sign = 1.0 if m.get("team", 0) == 0 else -1.0
+    row = {"plans": m.get("plans", nan), "plans_team": m.get("team", nan),
+           "plans_value": sign * m["value"] if m else nan, "plans_value_se": m.get("value_se", nan)}
     for key in ("pair_gain", "opponent_gain", "pooled_gain"):
         row[f"plans_{key}"], row[f"plans_{key}_se"] = m.get(key, nan), m.get(f"{key}_se", nan)
     return row

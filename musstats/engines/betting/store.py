@@ -16,7 +16,7 @@ from musstats.engines.solving import store as S
 from musstats.rules.variant import Variant
 
 __all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached", "plans_path",
-           "get_plans"]
+           "plans_meta", "get_plans"]
 
 
 def shipped_path(variant: Variant, deal: str, info: str = "private", method: str | None = None) -> Path:
@@ -124,6 +124,21 @@ def plans_path(variant: Variant, deal: str, info: str = "private") -> Path:
     return data_file("plans", variant, f"_{deal}_{info}")
 
 
+def _plans_entry(spec: Spec) -> dict | None:
+    """The shipped entry of ``spec``'s correlated plans when it fits the spec's game (else None)."""
+    z = S.read_shipped(plans_path(spec.variant, spec.deal, spec.info), _name(spec), spec.fields())
+    if z is None or z["sigma"].ndim != 2 or z["sigma"].shape[1] != spec.game().n_slots:
+        return None
+    return z
+
+
+def plans_meta(spec: Spec) -> dict | None:
+    """How the shipped correlated plans of ``spec``'s subgame were built and measured (None where
+    none ship), without reading the plans themselves."""
+    z = _plans_entry(spec)
+    return None if z is None else S.unpack_meta(z)
+
+
 def get_plans(spec: Spec):
     """The shipped correlated plans of ``spec``'s subgame (None where none are shipped): each plan
     a whole profile in the stored layout, quantised as strategies are."""
@@ -131,15 +146,11 @@ def get_plans(spec: Spec):
 
     key = "plans:" + spec.key
     if key not in S.MEMO:
-        z = S.read_shipped(plans_path(spec.variant, spec.deal, spec.info), _name(spec), spec.fields())
-        got = None
+        z = _plans_entry(spec)
+        S.MEMO[key] = None
         if z is not None:
-            game = spec.game()
             meta = S.unpack_meta(z)
-            q = z["sigma"]
-            if q.ndim == 2 and q.shape[1] == game.n_slots:
-                got = PlanMixture(int(meta["team"]), int(meta["opponent"]), S.dequantise(q, game),
-                                  np.asarray(z["weights"], float), meta)
-        S.MEMO[key] = got
+            S.MEMO[key] = PlanMixture(int(meta["team"]), int(meta["opponent"]), S.dequantise(z["sigma"], spec.game()),
+                                      np.asarray(z["weights"], float), meta)
     return S.MEMO[key]
 
