@@ -90,19 +90,16 @@ def build(spec, t: int, args, source: Path | None) -> dict:
     order = [j for j in np.argsort(-weights, kind="stable") if weights[j] >= args.floor]
     w = weights[order] / weights[order].sum()
     q = np.stack([S.quantise(lay.to_game(profiles[j])) for j in order])
-    game = lay.game
-    shipped_profiles = [lay.from_game(S.dequantise(r, game)) for r in q]
+    shipped_profiles = [lay.from_game(r) for r in S.dequantise(q, lay.game)]
     m0 = time.perf_counter()
     figures = measure_mixture(sg, shipped_profiles, w, t)
     meta = {"team": t, "opponent": int(team_owners(sg, 1 - t)[0]), "rounds": rounds, "partial": partial,
             "plans_found": len(profiles), "plans": len(order), "floor": args.floor,
             "weight_dropped": round(float(1 - weights[order].sum()), 6), "samples": args.samples,
             "solve_seconds": seconds, "measure_seconds": round(time.perf_counter() - m0), **figures,
-            "goal": args.goal,
-            "meets_goal": bool(figures["pair_gain"] <= args.goal and figures["opponent_gain"] <= args.goal),
             "built_by": "column generation over the pair's joint plans (team-maxmin equilibrium with correlation), "
                       "the lone opponent by CFR+ against the plans' mixture; measured as shipped (steps of 1/255)"}
-    return {"sigma": q, "weights": w, "meta": np.frombuffer(json.dumps({**spec.fields(), **meta}).encode(), np.uint8)}
+    return {"sigma": q, "weights": w, "meta": S.meta_array({**spec.fields(), **meta})}
 
 
 def main(argv=None) -> int:
@@ -147,7 +144,9 @@ def main(argv=None) -> int:
         if entry is None:
             entry = build(spec, PAIR_SUBGAMES[names[n]], args, sources.get(n))
             S.cache_save(kind, key, entry)
-        meta = S.unpack_meta(entry)
+        meta = S.unpack_meta(entry)  # the goal is this build's, not the cached one's
+        meta.update(goal=args.goal, meets_goal=bool(meta["pair_gain"] <= args.goal and meta["opponent_gain"] <= args.goal))
+        entry = {**entry, "meta": S.meta_array(meta)}
         rows.append(meta)
         print(json.dumps({"subgame": n, **{k: meta[k] for k in meta if k not in spec.fields()}}), flush=True)
         if meta["meets_goal"]:

@@ -26,7 +26,7 @@ import numpy as np
 from musstats.engines import cache as _cache
 from musstats.engines.solving.game import Game
 
-__all__ = ["strategy_key", "source_digest", "quantise", "dequantise", "pack", "unpack_meta", "read_shipped",
+__all__ = ["strategy_key", "source_digest", "quantise", "dequantise", "pack", "meta_array", "unpack_meta", "read_shipped",
            "write_shipped", "cache_load", "cache_save", "MEMO"]
 
 #: what was read or solved in this process, by key
@@ -74,10 +74,15 @@ def pack(sigma: np.ndarray, meta: dict, history=(), extra: dict | None = None) -
     (iteration, seconds, then the measures taken); ``extra`` arrays as given."""
     rows = [list(r) for r in history]
     width = max((len(r) for r in rows), default=4)
-    out = {"sigma": quantise(sigma), "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8),
+    out = {"sigma": quantise(sigma), "meta": meta_array(meta),
            "history": np.array([r + [np.nan] * (width - len(r)) for r in rows], np.float64).reshape(-1, width)}
     out.update(extra or {})
     return out
+
+
+def meta_array(meta: dict) -> np.ndarray:
+    """An entry's metadata as stored: its JSON, as bytes."""
+    return np.frombuffer(json.dumps(meta).encode(), np.uint8)
 
 
 def unpack_meta(arrays: dict) -> dict:
