@@ -12,7 +12,11 @@ responses), with ``--pooled`` each pair seeing both its hands.  Prints a Markdow
 
 As dealt, ``--samples`` are the samples per owner and sample set (public chance sampling);
 after the mus, the deals of each of the two sample sets; the pooled model as dealt is
-measured exactly.
+measured exactly.  ``--exact`` (hands as dealt, private information): every measure exact
+over the deals, from the teams' sums over their pairs of hands
+(:class:`musstats.engines.solving.pairs.ExactPairs`; no samples, standard errors 0).
+
+    python scripts/remeasure.py --exact [--subgames all]
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--team", action="store_true", help="also each pair changing together")
     ap.add_argument("--pooled", action="store_true", help="also each pair seeing both its hands")
     ap.add_argument("--set", type=int, default=1, help="which fresh sample set (1, 2, ...) [1]")
+    ap.add_argument("--exact", action="store_true",
+                    help="as dealt, private: every measure exact, from the teams' pair sums (--team and --pooled implied)")
     ap.add_argument("--method", default=None,
                     help="the CFR scheme of the strategies to measure (dcfr: the individual equilibrium) [the shipped]")
     a = ap.parse_args(argv)
@@ -58,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"remeasure: {e}", file=sys.stderr)
         return 2
     n = a.samples or (8_000_000 if deal == "after-mus" else 1_000_000)
+    if a.exact and (deal != "as-dealt" or a.info != "private"):
+        print("remeasure: --exact measures the hands as dealt with private information", file=sys.stderr)
+        return 2
     which = "the shipped strategies" if a.method is None else f"the shipped strategies of scheme {a.method}"
     print(f"{deal}, {a.info} information, {which} on sample set {a.set} ({n:,} per set)\n")
     print("| lance | declared | NashConv [lower, in-sample] | mano+third together | second+postre together | "
@@ -69,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"remeasure: {spec.name} is not shipped with the default settings", file=sys.stderr)
             return 2
         t0 = time.perf_counter()
-        e = measure_solved(spec, s.game, s.sigma, samples=n, index=a.set, team=a.team, pooled=a.pooled)
+        if a.exact:
+            e = _exact(spec, s)
+        else:
+            e = measure_solved(spec, s.game, s.sigma, samples=n, index=a.set, team=a.team, pooled=a.pooled)
 
         def pair(key, t):
             if e.get(key) is None:
@@ -81,6 +93,17 @@ def main(argv: list[str] | None = None) -> int:
               f"{pair('team_gain', 0)} | {pair('team_gain', 1)} | {pair('pooled_gain', 0)} | {pair('pooled_gain', 1)} | "
               f"{e['value']:+.4f} ± {e['value_se']:.4f} | {time.perf_counter() - t0:.0f} |", flush=True)
     return 0
+
+
+def _exact(spec, s) -> dict:
+    """Every measure of the stored strategy, exact from the pair sums."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.solving.exploit import measure
+    from musstats.engines.solving.pairs import ExactPairs
+    from musstats.engines.solving.store import dequantise, quantise
+
+    sg = ExactPairs(solver_game(spec, purpose="measure", samples=1_000))
+    return measure(sg, dequantise(quantise(s.sigma), s.game), team=True, pooled=True).to_dict()
 
 
 if __name__ == "__main__":

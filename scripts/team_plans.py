@@ -24,9 +24,15 @@ what lies beyond the shipped per-player equilibrium:
   the pair's best joint plan gains against the opponent's strategy; the same for the mixture
   played as one behaviour strategy per partner (partners who agree on no plan).
 
+* ``--exact N``: both teams' plans at once (:func:`musstats.engines.solving.team.team_plans`):
+  a double oracle over the joint plans of both pairs (or of a lone holder), exact over the
+  deals, N rounds at most; each round's value, bounds, each team's gain from its best plan and
+  what each team seeing both its hands takes, in stones per lance for mano's team.
+
     python scripts/team_plans.py juego 7 --team 0 --restarts 2 --rounds 40 [--samples 20000]
     python scripts/team_plans.py juego 7 --team 0 --columns 40 --samples 100000 [--deal after-mus] [--full-every 10]
                                  [--out FILE.npz] [--from FILE.npz]
+    python scripts/team_plans.py juego 15 --exact 400 [--minutes 60] [--out FILE.npz] [--from FILE.npz]
 """
 
 from __future__ import annotations
@@ -87,6 +93,11 @@ def main(argv=None) -> int:
                     help="an .npz of --out: column generation starts with its plans (goes on where that run stopped)")
     ap.add_argument("--samples", type=int, default=20_000, help="samples per owner of the oracles and values")
     ap.add_argument("--deal", default="as-dealt", choices=("as-dealt", "after-mus"))
+    ap.add_argument("--exact-sums", action="store_true",
+                    help="--columns: every measure exact over the deals, from the teams' pair sums (hands as dealt)")
+    ap.add_argument("--exact", type=int, default=0, help="rounds of the exact double oracle over both teams' plans")
+    ap.add_argument("--tol", type=float, default=0.002, help="--exact: stop when the bounds meet within this")
+    ap.add_argument("--minutes", type=float, default=None, help="--exact: stop after the round that passes this")
     args = ap.parse_args(argv)
     spec = Spec(lance=args.lance, pattern=args.pattern, deal=args.deal, info="private", variant=Variant())
     shipped = get_solved(spec, solve=False)
@@ -155,18 +166,85 @@ def main(argv=None) -> int:
             M = M2
     if args.columns:
         columns(spec, shipped.sigma, t, args, emit)
+    if args.exact:
+        exact(spec, shipped.sigma, args, emit)
     return 0
+
+
+def _columns_npz(plans: list, weights: np.ndarray, Q: np.ndarray) -> bytes:
+    """A pair's plans, their weights and the lone holder's strategy as an .npz (``weights``, ``Q``,
+    ``owners``, ``plan{j}_{k}``: what ``--from`` and ``build_plans.py --import`` read)."""
+    import io
+
+    buf = io.BytesIO()
+    np.savez_compressed(buf, weights=np.asarray(weights, float), Q=Q, owners=np.array(sorted(plans[0])),
+                        **{f"plan{j}_{k}": P[k] for j, P in enumerate(plans) for k in P})
+    return buf.getvalue()
+
+
+def _plans_npz(plans: tuple, weights: tuple) -> bytes:
+    """Both teams' plans and weights as an .npz (``w{t}``, ``owners{t}``, ``plan{t}_{j}_{k}``)."""
+    import io
+
+    buf = io.BytesIO()
+    arrays = {}
+    for t in (0, 1):
+        arrays[f"w{t}"] = np.asarray(weights[t], float)
+        arrays[f"owners{t}"] = np.array(sorted(plans[t][0]))
+        arrays.update({f"plan{t}_{j}_{k}": P[k] for j, P in enumerate(plans[t]) for k in P})
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+def _read_plans(path: str) -> tuple:
+    z = np.load(path, allow_pickle=False)
+    out = []
+    for t in (0, 1):
+        owners = [int(k) for k in z[f"owners{t}"]]
+        out.append([{k: z[f"plan{t}_{j}_{k}"] for k in owners} for j in range(len(z[f"w{t}"]))])
+    return tuple(out)
+
+
+def exact(spec, sigma, args, emit) -> None:
+    """The exact double oracle over both teams' plans from the shipped strategies."""
+    from musstats.base.files import atomic_write_bytes
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.solving.exploit import team_owners
+    from musstats.engines.solving.team import mixed_behaviour, team_plans
+
+    sg = solver_game(spec, purpose="measure", samples=1_000)
+    lay = sg.layout
+
+    def row(r: dict) -> None:
+        emit({k: (round(x, 4) if isinstance(x, float) else
+                  [round(y, 4) if isinstance(y, float) else y for y in x] if isinstance(x, list) else x)
+              for k, x in r.items() if k != "seconds"})
+
+    res = team_plans(sg, lay.from_game(sigma), rounds=args.exact, tol=args.tol, per_round=args.per_round,
+                     seconds=None if args.minutes is None else 60 * args.minutes,
+                     plans=_read_plans(args.start) if args.start else None, progress=row)
+    if args.out:
+        lone = [t for t in (0, 1) if len(team_owners(sg, t)) == 1]
+        if len(lone) == 1:  # a pair against a lone holder: the pair's plans and his strategy, as --columns writes them
+            t, k1 = 1 - lone[0], team_owners(sg, lone[0])[0]
+            Q = mixed_behaviour(lay, lay.from_game(sigma), k1, [p[k1] for p in res.plans[1 - t]], res.weights[1 - t])
+            atomic_write_bytes(Path(args.out), _columns_npz(res.plans[t], res.weights[t], Q))
+        else:
+            atomic_write_bytes(Path(args.out), _plans_npz(res.plans, res.weights))
+    emit({"plans": [len(p) for p in res.plans], "partial": res.partial})
 
 
 def columns(spec, sigma, t: int, args, emit) -> None:
     """Column generation from the shipped strategies, then its figures on an independent sample."""
-    import io
-
     from musstats.base.files import atomic_write_bytes
     from musstats.engines.betting.solve import solver_game
     from musstats.engines.solving.team import correlated_plans, measure_mixture
 
     sg = solver_game(spec, purpose="measure", samples=args.samples)
+    if args.exact_sums:
+        from musstats.engines.solving.pairs import ExactPairs
+
+        sg = ExactPairs(sg)
     lay = sg.layout
     SIG = lay.from_game(sigma)
     quick = (("strategy", 0), ("strategy", 1)) if args.full_every > 1 else None
@@ -180,10 +258,7 @@ def columns(spec, sigma, t: int, args, emit) -> None:
                            progress=lambda row: emit({k: (round(x, 4) if isinstance(x, float) else x)
                                                       for k, x in row.items()}))
     if args.out:
-        buf = io.BytesIO()
-        np.savez_compressed(buf, weights=res.weights, Q=res.Q, owners=np.array(sorted(res.plans[0])),
-                            **{f"plan{j}_{k}": P[k] for j, P in enumerate(res.plans) for k in P})
-        atomic_write_bytes(Path(args.out), buf.getvalue())
+        atomic_write_bytes(Path(args.out), _columns_npz(res.plans, res.weights, res.Q))
     figures = measure_mixture(sg, [res.profile(SIG, lay, j) for j in range(len(res.plans))], res.weights, t,
                               response=res.response)
     emit({"plans": len(res.plans), "support": int((res.weights > 1e-3).sum()), "partial": res.partial, **figures})

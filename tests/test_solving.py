@@ -6,6 +6,8 @@ players' pure strategies, never from the program's own output.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -343,3 +345,159 @@ def test_correlated_plans_need_a_lone_opponent():
     dg = DealGame(g, data)
     with pytest.raises(MusError, match="lone opponent"):
         correlated_plans(dg, dg.layout.uniform(), 1)  # second alone faces a pair
+
+
+# ---------------------------------------------------------------------------
+# both teams' plans at once: the exact double oracle
+
+
+def _pure_plan_reach(g, st, seats):
+    """For every pure plan of ``seats`` (one action at each of their (node, card)), enumerated
+    here, the plan's reach of each terminal on each deal: (the plans as {(node, card): action},
+    reach [plans, deals, terminals in node order])."""
+    tree = g.tree
+    nodes = [n for n in range(tree.n_nodes) if not tree.is_term[n] and int(g.owner[n]) in seats]
+    terms = [n for n in range(tree.n_nodes) if tree.is_term[n]]
+    parent = {}
+    for n in range(tree.n_nodes):
+        if not tree.is_term[n]:
+            for a in range(int(tree.n_act[n])):
+                parent[int(tree.first[n]) + a] = (n, a)
+    paths = []
+    for z in terms:
+        path, c = [], z
+        while c in parent:
+            n, a = parent[c]
+            path.append((n, a))
+            c = n
+        paths.append([(n, a) for n, a in path if n in nodes])
+    isets = [(n, s) for n in nodes for s in range(3)]
+    plans, reach = [], []
+    for pure in itertools.product((0, 1), repeat=len(isets)):
+        plan = dict(zip(isets, pure))
+        r = np.ones((st.shape[0], len(terms)))
+        for zi, path in enumerate(paths):
+            for n, a in path:
+                r[:, zi] *= np.array([plan[(n, int(c))] == a for c in st[:, int(g.owner[n])]], float)
+        plans.append(plan)
+        reach.append(r)
+    return plans, np.array(reach), terms
+
+
+@pytest.fixture(scope="module")
+def four_seat_plans_matrix():
+    """The mini lance as the matrix game between the joint pure plans of mano and third (512)
+    and of second and postre (512), each entry summed here over the 81 deals from the plans'
+    reach of each terminal."""
+    g, (st, o, w) = mini_lance()
+    p0, r0, terms = _pure_plan_reach(g, st, (0, 2))
+    p1, r1, _ = _pure_plan_reach(g, st, (1, 3))
+    wU = w[:, None] * np.array([[g.U[int(g.tree.term[z]), oc] for z in terms] for oc in o])
+    return (r0 * wU).reshape(len(p0), -1) @ r1.reshape(len(p1), -1).T
+
+
+def test_both_teams_plans_reach_the_value_of_the_game_over_joint_plans(four_seat_plans_matrix):
+    """The double oracle on the mini lance reaches the value of the matrix game between both
+    pairs' joint pure plans (by brute force), and team 0's mixture guarantees it: second and
+    postre's best joint pure plan against it (all 512 tried) takes no more."""
+    from musstats.engines.solving.dealt import DealGame, deal_values
+    from musstats.engines.solving.team import team_plans
+
+    lo, hi = _matrix_value(four_seat_plans_matrix)
+    assert hi - lo < 1e-3
+    g, data = mini_lance()
+    st, o, w = data
+    dg = DealGame(g, data)
+    lay = dg.layout
+    res = team_plans(dg, lay.uniform(), tol=1e-4)
+    last = res.rounds[-1]
+    assert not res.partial and last["upper"] - last["lower"] <= 1e-4
+    assert last["value"] == pytest.approx((lo + hi) / 2, abs=1e-3)
+    for t, (bound, worst) in enumerate(((lo, min), (hi, max))):  # each mixture against the other's 512 plans
+        seats = (1, 3) if t == 0 else (0, 2)
+        isets = [(n, c) for n in range(g.tree.n_nodes) if not g.tree.is_term[n] and int(g.owner[n]) in seats
+                 for c in range(3)]
+        sigmas = [(wt, lay.to_game(res.profile(lay.uniform(), lay, *((i, 0) if t == 0 else (0, i)))))
+                  for i, wt in enumerate(res.weights[t]) if wt > 0]
+        vals = []
+        for pure in itertools.product((0, 1), repeat=len(isets)):
+            v = 0.0
+            for wt, sigma in sigmas:
+                sig = sigma.copy()
+                for (n, c), a in zip(isets, pure):
+                    g.block(sig, n)[c] = np.eye(2)[a]
+                v += wt * float(deal_values(g, sig, st, o) @ w)
+            vals.append(v)
+        assert worst(vals) == pytest.approx(bound, abs=1e-3)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_both_teams_plans_measure_a_profile_as_brute_force_does(seed):
+    """The double oracle's first round measures the profile it starts from: each pair's gain from
+    its best joint plan is the best of its 512 joint pure plans (brute force), and what it takes
+    seeing both its hands is the pooled deviation (itself checked against brute force above)."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import measure
+    from musstats.engines.solving.team import team_plans
+
+    g, data = mini_lance()
+    sigma = _random_strategy(g, np.random.default_rng(seed))
+    dg = DealGame(g, data)
+    first = team_plans(dg, dg.layout.from_game(sigma), rounds=1).rounds[0]
+    e = measure(dg, sigma, pooled=True)
+    for t in (0, 1):
+        assert first["gain"][t] == pytest.approx(_brute_team_gain(g, data, sigma, t), abs=1e-6)  # sums kept in float32
+        assert first["seeing_both"][t] == pytest.approx(e.pooled_gain[t], abs=1e-6)
+
+
+def test_both_teams_plans_against_a_lone_opponent(joint_plans_matrix):
+    """With one player on a side (the three-seat lance) the double oracle reaches the value of
+    the matrix game between the pair's 512 joint pure plans and second's 64 pure strategies."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.team import team_plans
+
+    lo, hi = _matrix_value(joint_plans_matrix)
+    g, data = three_seat_lance()
+    dg = DealGame(g, data)
+    res = team_plans(dg, dg.layout.uniform(), tol=1e-4)
+    last = res.rounds[-1]
+    assert not res.partial and last["upper"] - last["lower"] <= 1e-4
+    assert lo - 1e-3 <= last["value"] <= hi + 1e-3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_exact_pair_measures_against_brute_force(seed):
+    """Measures read off the teams' pair sums (ExactPairs) on the mini lance: each owner's terminal
+    sums are the deal-by-deal ones, and each pair's best joint plan gains what the best of its 512
+    joint pure plans gains (brute force)."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import team_deviation
+    from musstats.engines.solving.game import Sample
+    from musstats.engines.solving.pairs import ExactPairs
+
+    g, data = mini_lance()
+    sigma = _random_strategy(g, np.random.default_rng(seed))
+    dg = DealGame(g, data)
+    ex = ExactPairs(dg)
+    SIG = dg.layout.from_game(sigma)
+    for k in range(4):
+        np.testing.assert_allclose(ex.terminal_sums(k, SIG), dg.terminal_sums(k, SIG, Sample()), atol=1e-12)
+    for t in (0, 1):
+        got = team_deviation(ex, SIG, t)
+        assert got.gain_se == 0.0 and got.gain == pytest.approx(_brute_team_gain(g, data, sigma, t), abs=1e-12)
+
+
+def test_correlated_plans_on_exact_pair_measures(joint_plans_matrix):
+    """Column generation measured exactly from the pair sums reaches the value of the matrix game
+    over the three-seat lance's joint pure plans."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.pairs import ExactPairs
+    from musstats.engines.solving.team import correlated_plans
+
+    lo, hi = _matrix_value(joint_plans_matrix)
+    g, data = three_seat_lance()
+    ex = ExactPairs(DealGame(g, data))
+    res = correlated_plans(ex, ex.layout.uniform(), 0, rounds=30, iterations=3000, tol=1e-4)
+    last = res.rounds[-1]
+    assert not res.partial
+    assert lo - 2e-3 <= last["lower"] <= hi + 1e-9 and last["upper"] <= hi + 2e-3

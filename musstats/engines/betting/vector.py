@@ -310,6 +310,16 @@ class VectorGame(SolverGame):
             best += float(Q[0].sum())
         return np.array([best]), np.array([base]), np.array([float(W.sum())])
 
+    def pair_sums(self, team, SIG):
+        """Exact, over every pair of the team's hands (:meth:`pair_response`'s sums), the pairs'
+        columns those of the team's two seats."""
+        from musstats.engines.solving.game import PairSums
+
+        r = self.pair_response(team, SIG, Sample("choose"))
+        _, _, pa, pb, _ = self._pairs(team)
+        return PairSums(r["T"], r["W"], self.game.seat_owner[team], self.game.seat_owner[team + 2],
+                        self.pos[team][pa], self.pos[team + 2][pb])
+
     def strength(self, k: int) -> np.ndarray:
         """The lance key of each column's hand (the best hand of a pooled state)."""
         li = LANCE_INDEX[self.lance]

@@ -169,6 +169,35 @@ class DealGame(SolverGame):
         x0, W = self.sample_values(k0, SIG, sample)
         return xd, x0, W
 
+    def pair_sums(self, team, SIG):
+        """Over the pairs of the team's two owners' states, from every deal of the ``choose``
+        sample (exact where the game is)."""
+        from musstats.engines.solving.game import PairSums
+
+        g, lay = self.game, self.layout
+        own = [k for k in range(g.n_owners) if int(g.team[k]) == team]
+        if len(own) > 2 or g.ties:
+            raise MusError("exact sums over a team's pairs need a team of at most two owners and no information "
+                           "that grows")
+        a, b = own[0], (own[1] if len(own) == 2 else -1)
+        st, o, w = self.choose
+        tr = lay.tr
+        tnodes = np.nonzero(tr[0] == 1)[0]
+        trow = np.zeros(lay.n_tz, np.int64)
+        trow[tr[7, tnodes]] = tr[4, tnodes]
+        X = (1.0 if team == 0 else -1.0) * g.U[trow][:, o] * w  # [n_tz, deals]
+        for k in range(g.n_owners):
+            if k not in own:
+                X = X * lay.own_reach(SIG, k)[:, st[:, k]]
+        nb = int(lay.m[b]) if b >= 0 else 1
+        pair = st[:, a].astype(np.int64) * nb + (st[:, b] if b >= 0 else 0)
+        n_pairs = int(lay.m[a]) * nb
+        T = np.zeros((lay.n_tz, n_pairs))
+        for z in range(lay.n_tz):
+            T[z] = np.bincount(pair, X[z], n_pairs)
+        p = np.arange(n_pairs)
+        return PairSums(T, np.bincount(pair, w, n_pairs), a, b, p // nb, p % nb)
+
     def sample_values(self, k, SIG, sample):
         from musstats._kernels.cfr import root_values
 

@@ -40,8 +40,8 @@ import numpy as np
 
 from musstats.base.errors import MusError
 
-__all__ = ["Game", "make_custom_game", "layout_arrays", "Layout", "make_layout", "SolverGame", "Sample", "CHUNKS",
-           "chunk_bounds"]
+__all__ = ["Game", "make_custom_game", "layout_arrays", "Layout", "make_layout", "SolverGame", "Sample", "PairSums",
+           "CHUNKS", "chunk_bounds"]
 
 #: fixed chunks of the samples of a call (results do not depend on the number of threads)
 CHUNKS = 16
@@ -494,6 +494,28 @@ class Sample:
             raise MusError(f"a sample is 'choose' or 'eval', not {self.kind!r}")
 
 
+@dataclass(frozen=True, eq=False)
+class PairSums:
+    """A team's terminal sums over the pairs of its owners' states (:meth:`SolverGame.pair_sums`):
+    ``T`` [n_tz, pairs] -- at terminal ``z`` the sum over the deals in which the team holds the
+    pair of probability x the other team's reach x the team's utility (the team's own reach
+    left out); ``W`` [pairs] each pair's probability; owner ``a`` holds column ``sa[i]`` and
+    owner ``b`` column ``sb[i]`` in pair ``i`` (working-layout columns; ``b`` -1 for a team of one
+    owner, each of whose states is then a pair); ``n``: the sums' normaliser (their total
+    probability)."""
+
+    T: np.ndarray
+    W: np.ndarray
+    a: int
+    b: int
+    sa: np.ndarray
+    sb: np.ndarray
+
+    @property
+    def n(self) -> float:
+        return float(self.W.sum())
+
+
 class SolverGame:
     """What the CFR driver and the exploitability module need from a game with chance.
 
@@ -546,3 +568,9 @@ class SolverGame:
         """Per sample unit: the team's utility with ``response`` and with its strategies in
         ``SIG``, and the weights."""
         raise MusError("this game has no measure of a team that sees both its hands")
+
+    def pair_sums(self, team: int, SIG: np.ndarray) -> PairSums:  # pragma: no cover - optional
+        """Team ``team``'s terminal sums over every pair of its two owners' states, exact (every
+        deal counted with its probability) against the other team's strategies in ``SIG``: what
+        the exact plans of :mod:`.team` read (:class:`PairSums`)."""
+        raise MusError("this game has no exact sums over a team's pairs of hands")

@@ -31,9 +31,10 @@ import numpy as np
 
 from musstats.base.errors import MusError
 from musstats.engines.solving.game import Sample, SolverGame
+from musstats.engines.solving.pairs import column_sums, pair_reach
 
 __all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour",
-           "measure_mixture"]
+           "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both"]
 
 
 class PlanGame(SolverGame):
@@ -375,4 +376,218 @@ def measure_mixture(game: SolverGame, profiles: list, weights: np.ndarray, t: in
     exact = bool(resp.get("exact", game.exact)) if isinstance(resp, dict) else game.exact
     xp, _, Wp = game.pair_values(t, heavy, resp, C)
     out["pooled_gain"], out["pooled_gain_se"] = round(ratio(xp, Wp, exact)[0] - out["value"], 4), out["value_se"]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# both teams' plans at once, exact over the deals: a double oracle over joint plans
+
+
+def matrix_game(M: np.ndarray, *, gap: float = 1e-6, iterations: int = 200_000
+                ) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Both sides' mixtures of the zero-sum matrix game ``M`` (the rows maximise), by regret
+    matching+ with alternating updates and linear averaging, until the averages' guarantees meet
+    within ``gap`` (or ``iterations`` are spent): ``(x, y, lo, hi)``, ``lo`` what the rows'
+    mixture ``x`` guarantees, ``hi`` what the columns' mixture ``y`` concedes; the game's value
+    lies between them."""
+    K, J = M.shape
+    rx, ry, sx, sy = np.zeros(K), np.zeros(J), np.zeros(K), np.zeros(J)
+
+    def norm(r: np.ndarray) -> np.ndarray:
+        s = r.sum()
+        return r / s if s > 0 else np.full(r.shape[0], 1.0 / r.shape[0])
+
+    x, y = norm(rx), norm(ry)
+    lo, hi = -np.inf, np.inf
+    for i in range(1, iterations + 1):
+        ux = M @ y
+        rx = np.maximum(rx + ux - x @ ux, 0.0)
+        sx += i * x
+        x = norm(rx)
+        uy = -(x @ M)
+        ry = np.maximum(ry + uy - y @ uy, 0.0)
+        sy += i * y
+        y = norm(ry)
+        if i % 250 == 0 or i == iterations:
+            xa, ya = sx / sx.sum(), sy / sy.sum()
+            lo, hi = float((xa @ M).min()), float((M @ ya).max())
+            if hi - lo <= gap:
+                break
+    return sx / sx.sum(), sy / sy.sum(), lo, hi
+
+
+@dataclass
+class TeamPlans:
+    """What :func:`team_plans` found: per team its ``plans`` (dicts owner -> block, working
+    layout; a team with one owner who decides has plans of one block) and their ``weights``;
+    per round the figures (stones per lance, mano's team; exact over the deals); ``figures``:
+    those of the plans returned (:func:`team_plans`); ``partial``: stopped before the bounds met."""
+
+    plans: tuple
+    weights: tuple
+    rounds: list = field(default_factory=list)
+    figures: dict = field(default_factory=dict)
+    partial: bool = True
+
+    def profile(self, SIG: np.ndarray, layout, i: int, j: int) -> np.ndarray:
+        """``SIG`` with team 0's plan ``i`` and team 1's plan ``j``."""
+        S = SIG
+        for plan in (self.plans[0][i], self.plans[1][j]):
+            for k, blk in plan.items():
+                S = layout.with_rows(S, k, blk)
+        return S
+
+
+def _with_plan(lay, SIG: np.ndarray, plan: dict) -> np.ndarray:
+    for k, blk in plan.items():
+        SIG = lay.with_rows(SIG, k, blk)
+    return SIG
+
+
+def _plan_search(game: SolverGame, S0: np.ndarray, t: int, ps, T: np.ndarray, starts: tuple) -> list:
+    """Team ``t``'s best joint plans against the pair sums ``T`` [n_tz, pairs] (the other side
+    fixed in them): alternating best responses of the partners, each reading his sums off the
+    pairs with his partner's reach, from each start (:func:`.exploit.team_search`'s) from the
+    profile ``S0``.  Returns every start's (value: the sum over the pairs, profile, start), the
+    best first."""
+    from musstats.engines.solving.exploit import MAX_ROUNDS, _name, _start, team_owners
+
+    lay = game.layout
+    own = team_owners(game, t)
+    col = {ps.a: ps.sa, ps.b: ps.sb}
+    other = {ps.a: ps.b, ps.b: ps.a}
+    found = []
+    for start in (starts if len(own) == 2 else (("strategy", 0),)):
+        cur, order = _start(game, S0, own, start)
+        prev = -np.inf
+        for _ in range(MAX_ROUNDS):
+            for k in order:
+                j = other[k]
+                Tk = column_sums(T if j < 0 else T * lay.own_reach(cur, j)[:, col[j]], col[k], int(lay.m[k]))
+                cur = lay.with_rows(cur, k, lay.best_response(k, Tk))
+            order = own
+            v = float((pair_reach(lay, cur, ps) * T).sum())
+            if len(own) == 1 or v <= prev + 1e-12:
+                break
+            prev = v
+        found.append((float((pair_reach(lay, cur, ps) * T).sum()), cur,
+                      _name(start) if len(own) == 2 else "best response"))
+    return sorted(found, key=lambda f: -f[0])
+
+
+def seeing_both(lay, T: np.ndarray, owners) -> float:
+    """What a team that sees both its hands takes from the pair sums ``T`` [n_tz, pairs]: each
+    pair's best plan of the team (its ``owners``' nodes), bottom-up, summed over the pairs."""
+    tr = lay.tr
+    Q = np.zeros((tr.shape[1], T.shape[1]))
+    tnodes = np.nonzero(tr[0] == 1)[0]
+    Q[tnodes] = T[tr[7, tnodes]]
+    mine = set(int(k) for k in owners)
+    for n in range(tr.shape[1] - 1, -1, -1):
+        if tr[0, n]:
+            continue
+        f, na = int(tr[1, n]), int(tr[2, n])
+        Q[n] = Q[f: f + na].max(axis=0) if int(tr[3, n]) in mine else Q[f: f + na].sum(axis=0)
+    return float(Q[0].sum())
+
+
+def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: float = 0.001,
+               seconds: float | None = None, starts: tuple | None = None, plans: tuple | None = None,
+               per_round: int = 1, progress: Callable[[dict], None] | None = None) -> TeamPlans:
+    """Both teams' correlated plans, each team a mixture of joint plans of its partners (a team
+    whose other member never decides: of its one player's plans), by a double oracle exact over
+    the deals (the game's :meth:`~.game.SolverGame.pair_sums`): the matrix game between the plans
+    found so far is solved (:func:`matrix_game`); each team's best joint plan against the other's
+    mixture (alternating best responses from several starts, :func:`_plan_search`) joins when it
+    beats the matrix game's value (up to ``per_round`` of the starts' plans that do, the best
+    first).  The plans start from ``SIG`` (working layout; and ``plans``,
+    per team the plans of an earlier run).  Per round, stones per lance for team 0: ``value``,
+    ``upper`` (team 0's best plan against team 1's mixture), ``lower`` (team 1's best plan against
+    team 0's), each team's ``gain`` from its best plan (``upper - value``, ``value - lower``)
+    and, every round, what each team seeing both its hands would take (``seeing_both``).  Stops
+    when ``upper - lower <= tol``, after ``rounds`` rounds or ``seconds``, on Ctrl-C
+    (``partial``), or when neither oracle finds a new plan."""
+    import time
+
+    from musstats.engines.run import Interrupt
+    from musstats.engines.solving.exploit import TEAM_STARTS, team_owners
+
+    lay = game.layout
+    starts = TEAM_STARTS if starts is None else starts
+    ps = [game.pair_sums(t, SIG) for t in (0, 1)]
+    own = [team_owners(game, t) for t in (0, 1)]
+    if not own[0] or not own[1]:
+        raise MusError("both teams must decide somewhere")
+    found: tuple[list, list] = ([], [])
+    sums: tuple[list, list] = ([], [])  # per plan: the OTHER team's pair sums against it (float32)
+    M = np.zeros((0, 0))
+
+    def add(t: int, plan: dict) -> bool:
+        nonlocal M
+        if any(all(np.array_equal(plan[k], p[k]) for k in plan) for p in found[t]):
+            return False
+        S = _with_plan(lay, SIG, plan)
+        found[t].append(plan)
+        sums[t].append(game.pair_sums(1 - t, S).T.astype(np.float32))
+        K, J = len(found[0]), len(found[1])
+        M2 = np.zeros((K, J))
+        M2[: M.shape[0], : M.shape[1]] = M
+        if t == 0 and J:
+            R = pair_reach(lay, S, ps[0])
+            M2[K - 1] = [float((R * X).sum()) / ps[0].n for X in sums[1]]
+        if t == 1 and K:
+            T = sums[1][-1].astype(np.float64)
+            M2[:, J - 1] = [float((pair_reach(lay, _with_plan(lay, SIG, p), ps[0]) * T).sum()) / ps[0].n
+                            for p in found[0]]
+        M = M2
+        return True
+
+    first = [{k: lay.owner_rows(SIG, k) for k in own[t]} for t in (0, 1)]
+    add(0, first[0])
+    add(1, first[1])
+    for t in (0, 1):
+        for p in (plans[t] if plans else ()):
+            add(t, p)
+    out = TeamPlans(found, (np.ones(1), np.ones(1)))
+    t0 = time.perf_counter()
+    with Interrupt() as ctrl_c:
+        for r in range(rounds):
+            x, y, lo, hi = matrix_game(M, gap=tol / 10)
+            value = (lo + hi) / 2
+            T0 = np.zeros(sums[1][0].shape)
+            for j in np.nonzero(y > 1e-9)[0]:
+                T0 += y[j] * sums[1][j]
+            T1 = np.zeros(sums[0][0].shape)
+            for i in np.nonzero(x > 1e-9)[0]:
+                T1 += x[i] * sums[0][i]
+            f0 = _plan_search(game, _with_plan(lay, SIG, found[0][int(np.argmax(x))]), 0, ps[0], T0, starts)
+            f1 = _plan_search(game, _with_plan(lay, SIG, found[1][int(np.argmax(y))]), 1, ps[1], T1, starts)
+            (u0, _, how0), (u1, _, how1) = f0[0], f1[0]
+            upper, lower = u0 / ps[0].n, -u1 / ps[1].n
+            row = {"round": r, "plans": [len(found[0]), len(found[1])],
+                   "support": [int((x > 1e-3).sum()), int((y > 1e-3).sum())], "value": value,
+                   "matrix_gap": hi - lo, "upper": upper, "lower": lower,
+                   "gain": [upper - value, value - lower],
+                   "seeing_both": [seeing_both(lay, T0, own[0]) / ps[0].n - value,
+                                   value + seeing_both(lay, T1, own[1]) / ps[1].n],
+                   "found_from": [how0, how1], "seconds": round(time.perf_counter() - t0, 1)}
+            out = TeamPlans((list(found[0]), list(found[1])), (x, y), out.rounds + [row], row, True)
+            if progress is not None:
+                progress(row)
+            if upper - lower <= tol:
+                out.partial = False
+                break
+            if ctrl_c.hit or (seconds is not None and time.perf_counter() - t0 > seconds):
+                break
+            added = 0
+            for t, f, n, sign in ((0, f0, ps[0].n, 1.0), (1, f1, ps[1].n, -1.0)):
+                k = 0
+                for u, S, _ in f:  # the starts' plans that beat the value, the best first
+                    if k < per_round and sign * u / n > sign * value + tol / 4 and \
+                            add(t, {q: lay.owner_rows(S, q) for q in own[t]}):
+                        k += 1
+                added += k
+            if not added:  # neither oracle finds a new plan: the search's answer
+                out.partial = False
+                break
     return out
