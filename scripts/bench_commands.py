@@ -55,7 +55,7 @@ COMMANDS = [
                                                       "chica", "--score", "17-23"]),
     ("bet R R R A --seat mano --lance grande", ["bet", "R", "R", "R", "A", "--seat", "mano", "--lance", "grande",
                                                 "--seed", "1"]),
-    ("bet R R R A --seat second --lance juego (against 310 plans)", ["bet", "R", "R", "R", "A", "--seat", "second",
+    ("bet R R R A --seat second --lance juego (against the shipped plans)", ["bet", "R", "R", "R", "A", "--seat", "second",
                                                                      "--lance", "juego", "--declared",
                                                                      "postre:no-juego", "--history", "paso",
                                                                      "--seed", "1"]),

@@ -5,15 +5,18 @@ the pair's plans come from column generation (:func:`musstats.engines.solving.te
 the team-maxmin equilibrium with correlation), started from the shipped strategies, each
 subgame for at most ``--minutes`` or until its bounds meet.  The plans are then ordered by
 weight, those below ``--floor`` dropped and the rest renormalised, quantised as strategies are
-(steps of 1/255) and measured as they ship (:func:`~musstats.engines.solving.team.measure_mixture`,
-on ``--samples`` samples per owner, chosen on one sample and valued on another): the mixture's
+(steps of 1/255) and measured as they ship (:func:`~musstats.engines.solving.team.measure_mixture`):
+as dealt exactly over every deal, from the teams' pair sums
+(:class:`~musstats.engines.solving.pairs.ExactPairs`, on which column generation runs too), after
+the mus on ``--samples`` deals, chosen on one sample and valued on another.  The figures: the mixture's
 value, what the lone opponent's best response gains, what the pair's best joint plan gains,
 and the same for partners who agree on no plan.  A subgame ships when both gains are within
 ``--goal``; the others keep the per-lance strategies.  Each subgame is kept in the disk cache
 as soon as it is measured, so a build that stops (Ctrl-C, a crash) goes on where it stopped; a
 progress bar shows the subgames.  ``--import LANCE-PATTERN=FILE`` takes the plans of a run of
 ``scripts/team_plans.py --columns N --out FILE`` (its ``.log`` beside it, if any, gives the
-rounds and seconds) instead of running column generation again.
+rounds and seconds) instead of running column generation again; ``--import LANCE-PATTERN=shipped``
+measures the shipped plans again.
 
     python scripts/build_plans.py [--deal as-dealt|after-mus] [--only juego-7,juego-14] [--minutes 40]
     python scripts/build_plans.py --import juego-7=runs/j7.npz --only juego-7
@@ -32,8 +35,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 #: the subgames of a pair of holders against one holder, and the pair's team
-PAIR_SUBGAMES = {("pares", 7): 0, ("pares", 13): 0, ("pares", 14): 1, ("juego", 7): 0, ("juego", 13): 0,
-                 ("juego", 14): 1}
+PAIR_SUBGAMES = {("pares", 7): 0, ("pares", 13): 0, ("pares", 14): 1, ("juego", 7): 0, ("juego", 11): 1,
+                 ("juego", 13): 0, ("juego", 14): 1}
 
 
 def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
@@ -75,10 +78,25 @@ def build(spec, t: int, args, source: Path | None) -> dict:
     if shipped is None:
         raise SystemExit(f"no shipped strategy for {spec.name}: build the betting strategies first")
     sg = solver_game(spec, purpose="measure", samples=args.samples)
+    exact = spec.deal == "as-dealt"
+    if exact:  # every measure over every deal, from the teams' sums over their pairs of hands
+        from musstats.engines.solving.pairs import ExactPairs
+
+        sg = ExactPairs(sg)
     lay = sg.layout
     SIG = lay.from_game(shipped.sigma)
     t0 = time.perf_counter()
-    if source is not None:
+    before: dict = {}
+    if source is not None and str(source) == "shipped":  # the shipped plans, measured again
+        from musstats.engines.betting.store import get_plans
+
+        was = get_plans(spec)
+        if was is None:
+            raise SystemExit(f"no shipped plans for {spec.name} to measure again")
+        profiles, weights = [lay.from_game(x) for x in was.sigmas], was.weights
+        rounds, seconds, partial = was.meta.get("rounds"), was.meta.get("solve_seconds"), was.meta.get("partial", True)
+        before = {k: was.meta[k] for k in ("plans_found", "weight_dropped") if k in was.meta}
+    elif source is not None:
         profiles, weights, rounds, seconds, partial = _imported(source, sg, lay, SIG, t)
     else:
         res = correlated_plans(sg, SIG, t, rounds=10_000, iterations=args.iterations, per_round=2,
@@ -95,10 +113,12 @@ def build(spec, t: int, args, source: Path | None) -> dict:
     figures = measure_mixture(sg, shipped_profiles, w, t)
     meta = {"team": t, "opponent": int(team_owners(sg, 1 - t)[0]), "rounds": rounds, "partial": partial,
             "plans_found": len(profiles), "plans": len(order), "floor": args.floor,
-            "weight_dropped": round(float(1 - weights[order].sum()), 6), "samples": args.samples,
+            "weight_dropped": round(float(1 - weights[order].sum()), 6), "samples": 0 if exact else args.samples,
+            "measure": sg.samples_text,
             "solve_seconds": seconds, "measure_seconds": round(time.perf_counter() - m0), **figures,
             "built_by": "column generation over the pair's joint plans (team-maxmin equilibrium with correlation), "
-                      "the lone opponent by CFR+ against the plans' mixture; measured as shipped (steps of 1/255)"}
+                      "the lone opponent by CFR+ against the plans' mixture; measured as shipped (steps of 1/255)",
+            **before}
     return {"sigma": q, "weights": w, "meta": S.meta_array({**spec.fields(), **meta})}
 
 
@@ -111,10 +131,11 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deal", default="as-dealt", choices=["as-dealt", "after-mus"])
-    ap.add_argument("--only", default=None, help="subgames LANCE-PATTERN, comma-separated (default: all six)")
+    ap.add_argument("--only", default=None, help="subgames LANCE-PATTERN, comma-separated (default: all of them)")
     ap.add_argument("--minutes", type=float, default=40.0, help="column generation's time per subgame at most")
     ap.add_argument("--iterations", type=int, default=2000, help="CFR+ iterations of each restricted game")
-    ap.add_argument("--samples", type=int, default=50_000, help="samples per owner of the oracles and measures")
+    ap.add_argument("--samples", type=int, default=50_000,
+                    help="after the mus: deals per sample of the oracles and measures")
     ap.add_argument("--floor", type=float, default=1e-4, help="plans lighter than this are dropped")
     ap.add_argument("--goal", type=float, default=0.02, help="the largest gain a shipped subgame may leave")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="LANCE-PATTERN=FILE")
@@ -138,7 +159,7 @@ def main(argv=None) -> int:
         lance, p = names[n]
         spec = Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v)
         key = S.strategy_key({**spec.fields(), "plans": [args.minutes, args.iterations, args.samples, args.floor,
-                                                          str(sources.get(n)), 2]})
+                                                          str(sources.get(n)), 4]})
         kind = f"plans-{n}-{args.deal}"
         entry = S.cache_load(kind, key)
         if entry is None:

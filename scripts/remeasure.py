@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pooled", action="store_true", help="also each pair seeing both its hands")
     ap.add_argument("--set", type=int, default=1, help="which fresh sample set (1, 2, ...) [1]")
     ap.add_argument("--exact", action="store_true",
-                    help="as dealt, private: every measure exact, from the teams' pair sums (--team and --pooled implied)")
+                    help="as dealt, private: every measure exact, from the teams' pair sums (--team and --pooled "
+                         "implied)")
     ap.add_argument("--method", default=None,
                     help="the CFR scheme of the strategies to measure (dcfr: the individual equilibrium) [the shipped]")
     a = ap.parse_args(argv)

@@ -452,7 +452,7 @@ def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
     figures = {"pair": pair, "opponent": lone, "plans": int(plans.weights.shape[0]),
                **{k: m.get(k) for k in ("value", "value_se", "pair_gain", "pair_gain_se", "opponent_gain",
                                         "opponent_gain_se", "marginal_opponent_gain", "marginal_opponent_gain_se",
-                                        "pooled_gain", "samples", "rounds", "built_by")}}
+                                        "pooled_gain", "samples", "measure", "rounds", "built_by")}}
     name = f"the team-maxmin equilibrium with correlation: {lone} against the correlated plans of {pair}"
     if q % 2 != t:
         if plan_seed is not None:

@@ -31,7 +31,7 @@ _SETS = "equilibrium|individual|paso|heuristic|random|mus-read"
 def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, quiet, fmt) -> None:
     """Play strategy set A against B: stones per hand and share of games won, ± standard error.
 
-    Strategy sets: equilibrium (the shipped equilibrium betting, sound against pairs),
+    Strategy sets: equilibrium (the shipped per-lance equilibrium betting, the team scheme's),
     individual (an equilibrium of four individual players, kept for comparison), paso (never bets, refuses
     every bet: the random-hands model's en-paso player), heuristic (bets, accepts and calls
     órdago by P(win the lance) against random hands: envido 2 at 65 %, órdago at 90 %,

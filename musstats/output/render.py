@@ -441,11 +441,17 @@ def render_bet(res) -> str:
             t.add_row(a, f"{100 * x['p']:.1f} %", ev)
         tables.append(t)
     pl = d.get("plans")
-    how = (f"{pl['plans']} plans; the pair's best plan gains ≥ {pl['pair_gain']:.3f} ± {pl['pair_gain_se']:.3f} "
-           f"against {pl['opponent']}'s strategy, his best response ≥ {pl['opponent_gain']:.3f} ± "
-           f"{pl['opponent_gain_se']:.3f} against the plans" if pl else
-           f"{d.get('scheme', 'CFR')}, {d.get('iterations')} iterations, seed {d.get('seed')} "
-           f"({d.get('strategy_source')}); NashConv of this subgame {_nashconv_text(ex)}")
+    if pl and pl.get("samples") == 0:  # measured exactly over every deal
+        how = (f"{pl['plans']} plans; exactly over every deal, the best plan the pair's search finds gains "
+               f"{pl['pair_gain']:.3f} against {pl['opponent']}'s strategy, his best response "
+               f"{pl['opponent_gain']:.3f} against the plans")
+    elif pl:
+        how = (f"{pl['plans']} plans; the pair's best plan gains ≥ {pl['pair_gain']:.3f} ± {pl['pair_gain_se']:.3f} "
+               f"against {pl['opponent']}'s strategy, his best response ≥ {pl['opponent_gain']:.3f} ± "
+               f"{pl['opponent_gain_se']:.3f} against the plans")
+    else:
+        how = (f"{d.get('scheme', 'CFR')}, {d.get('iterations')} iterations, seed {d.get('seed')} "
+               f"({d.get('strategy_source')}); NashConv of this subgame {_nashconv_text(ex)}")
     foot = (f"Strategy: {d.get('strategies', 'the per-lance equilibrium')}; {how}.  EV: {d['ev_method']}, "
             f"{d['ev_deals']:,} deals, seed "
             f"{d['ev_seed']}; {d['units']}; an accepted órdago is worth ±{d.get('ordago_stones')} stones.\n")
@@ -615,18 +621,20 @@ def render_exploitability(df) -> str:
     if "plans" not in df or not df["plans"].notna().any():
         return _console_text(t)
     p = Table(title="Where a pair of holders plays correlated plans (what musstats bet plays there)",
-              caption="stones per lance; lower bound ± standard error; against the lone holder's strategy: the "
-                      "pair's best joint plan, and the pair seeing both its hands; against the plans' mixture: the "
+              caption="stones per lance; ± standard error where sampled (a lower bound), no ± where exact over "
+                      "every deal (the pair's best plan: the best its search finds); against the lone holder's "
+                      "strategy: the pair's best joint plan, and the pair seeing both its hands; against the plans' "
+                      "mixture: the "
                       "lone holder's best response (his NashConv; a partner changing alone is a joint plan of the "
                       "pair, so the pair's figure bounds his)")
     for c in ("Lance", "Declared", "Pair", "Plans", "Pair's best plan", "Lone holder", "Pair seeing both",
               "Value (mano's team)"):
         p.add_column(c, justify="left" if c in ("Lance", "Declared", "Pair") else "right")
     for _, r in df[df["plans"].notna()].iterrows():
-        pm = [f"{r[c]:.3f} ± {r[c + '_se']:.3f}" if num(r[c]) else "–"
-              for c in ("plans_pair_gain", "plans_opponent_gain", "plans_pooled_gain")]
+        pm = [("–" if not num(r[c]) else f"{r[c]:.3f}" if r[c + "_se"] == 0 else f"{r[c]:.3f} ± {r[c + '_se']:.3f}")
+              for c in ("plans_pair_gain", "plans_opponent_gain", "plans_pooled_gain", "plans_value")]
         p.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), "mano+third" if r["plans_team"] == 0 else "second+postre",
-                  str(int(r["plans"])), *pm, f"{r['plans_value']:+.3f} ± {r['plans_value_se']:.3f}")
+                  str(int(r["plans"])), *pm[:3], ("+" if r["plans_value"] >= 0 else "") + pm[3])
     return _console_text(t, p)
 
 

@@ -336,8 +336,9 @@ def measure_mixture(game: SolverGame, profiles: list, weights: np.ndarray, t: in
     use = [(float(w), P) for w, P in zip(weights, profiles) if w > 1e-9]
 
     def units(S: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-        x, W = game.sample_values(k1, S, sample)  # the opponent's team's utility
-        return -x, W
+        # valued from the pair's side: where measures are exact from pair sums (ExactPairs), the
+        # pair's sums read only the opponent's strategy, the same in every plan (computed once)
+        return game.sample_values(pair[0], S, sample)  # the pair's team's utility
 
     def mixture(Q: np.ndarray | None, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
         xs = [(w, units(P if Q is None else lay.with_rows(P, k1, Q), sample)) for w, P in use]
@@ -362,11 +363,12 @@ def measure_mixture(game: SolverGame, profiles: list, weights: np.ndarray, t: in
     _, _, devm, _ = team_search(game, M, t, sample=C)
     xmd, _ = units(devm, E)
     out: dict[str, Any] = {}
-    for name, (g, se) in {"value": ratio(x0, W), "opponent_gain": ratio(x0 - xb, W),
-                          "opponent_gain_in": ratio(x0c - xbc, Wc), "pair_gain": ratio(xd - x0, W),
-                          "pair_gain_in": ratio(xdc - x0c, Wc), "marginal_value": ratio(xm, W),
-                          "marginal_opponent_gain": ratio(xm - xmb, W),
-                          "marginal_pair_gain": ratio(xmd - xm, W)}.items():
+    ex = game.exact
+    for name, (g, se) in {"value": ratio(x0, W, ex), "opponent_gain": ratio(x0 - xb, W, ex),
+                          "opponent_gain_in": ratio(x0c - xbc, Wc, ex), "pair_gain": ratio(xd - x0, W, ex),
+                          "pair_gain_in": ratio(xdc - x0c, Wc, ex), "marginal_value": ratio(xm, W, ex),
+                          "marginal_opponent_gain": ratio(xm - xmb, W, ex),
+                          "marginal_pair_gain": ratio(xmd - xm, W, ex)}.items():
         out[name], out[f"{name}_se"] = round(g, 4), round(se, 4)
     out["pair_found_from"] = how
     try:  # the pair seeing both its hands against the opponent's strategy (exact where the game has it)
