@@ -619,22 +619,23 @@ def test_shipped_strategies_cover_every_subgame(deal, info):
 
 #: subgames of the hands as dealt where the shipped strategies miss the goal for a pair changing
 #: together (0.02 stones per lance): two holders of a team against one holder after mano, all
-#: four declared, and punto (docs/quality.md)
+#: four declared, punto, and in juego two holders against a lone mano (measured exactly; the
+#: sampled measure leaves it within its error) (docs/quality.md)
 PAIR_GOAL_MISSED = [(lance, p) for lance in ("pares", "juego")
                     for p in ("mano+second+third", "mano+third+postre", "second+third+postre",
-                              "mano+second+third+postre")] + [("punto", "all")]
+                              "mano+second+third+postre")] + [("punto", "all"), ("juego", "mano+second+postre")]
 
 
 def _pair_measures(df):
     """What a pair gains by changing together, each still seeing only his own hand, is measured
     for every subgame, and within 0.02 stones outside PAIR_GOAL_MISSED (grande, chica, every
-    pattern where each team has one holder, and two holders against a lone mano); what a pair
+    pattern where each team has one holder, and two holders against a lone mano in pares); what a pair
     that also sees both its hands gains is measured and bounds it from above."""
     for c in ("team0", "team1", "pooled0", "pooled1"):
         assert df[c].notna().all(), c
     missed = [(lance, p) in PAIR_GOAL_MISSED for lance, p in zip(df.lance, df.pattern)]
     sound = df[~np.array(missed)]
-    assert len(sound) == 21 - len(PAIR_GOAL_MISSED) == 12
+    assert len(sound) == 21 - len(PAIR_GOAL_MISSED) == 11
     for c in ("team0", "team1"):
         above = sound[sound[c] > 0.02]
         assert above.empty, above[["lance", "pattern", c, c + "_se"]]
@@ -642,7 +643,7 @@ def _pair_measures(df):
         assert (df["pooled" + t] >= df["team" + t] - 4 * df["team" + t + "_se"] - 4 * df["pooled" + t + "_se"]).all()
 
 
-@pytest.mark.xfail(reason="correlated plans ship for three of these subgames only; elsewhere the team scheme "
+@pytest.mark.xfail(reason="correlated plans ship for four of these subgames only; elsewhere the team scheme "
                           "trains no lone holder against the pair's joint plans and no pair towards its best joint "
                           "plan: pairs gain 0.02-1.2 stones there (docs/quality.md)", strict=True)
 def test_a_pair_cannot_beat_the_hardest_subgames():
@@ -656,8 +657,8 @@ def test_a_pair_cannot_beat_the_hardest_subgames():
     missed = df.loc[PAIR_GOAL_MISSED]
     played = missed[["team0", "team1"]].max(axis=1).where(
         missed["plans"].isna(), missed[["plans_pair_gain", "plans_opponent_gain"]].max(axis=1))
-    assert played.loc[[("juego", p) for p in ("mano+second+third", "mano+third+postre", "second+third+postre")]
-                      ].max() <= 0.02
+    assert played.loc[[("juego", p) for p in ("mano+second+third", "mano+third+postre", "second+third+postre",
+                                              "mano+second+postre")]].max() <= 0.02
     assert (played <= 0.02).all(), played
 
 
