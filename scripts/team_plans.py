@@ -38,6 +38,7 @@ what lies beyond the shipped per-player equilibrium:
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -48,24 +49,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def _matrix_game(M: np.ndarray, iterations: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
-    """Both players' mixtures of the zero-sum matrix game ``M`` (row player maximises):
-    regret matching+ with linear averaging."""
-    K, J = M.shape
-    rw, rq, sw, sq = np.zeros(K), np.zeros(J), np.zeros(K), np.zeros(J)
-    for i in range(1, iterations + 1):
-        w = np.maximum(rw, 0)
-        w = w / w.sum() if w.sum() > 0 else np.full(K, 1 / K)
-        q = np.maximum(rq, 0)
-        q = q / q.sum() if q.sum() > 0 else np.full(J, 1 / J)
-        uw, uq = M @ q, -(w @ M)
-        rw = np.maximum(rw + uw - w @ uw, 0)
-        rq = np.maximum(rq + uq - q @ uq, 0)
-        sw += i * w
-        sq += i * q
-    return sw / sw.sum(), sq / sq.sum()
-
-
 def main(argv=None) -> int:
     from musstats.engines.betting.solve import config_of, measure_solved, solver_game
     from musstats.engines.betting.specs import Spec
@@ -73,7 +56,7 @@ def main(argv=None) -> int:
     from musstats.engines.solving.cfr import SolverState, solve
     from musstats.engines.solving.exploit import ratio, team_owners, team_search
     from musstats.engines.solving.game import Sample
-    from musstats.engines.solving.team import mixed_behaviour
+    from musstats.engines.solving.team import matrix_game, mixed_behaviour
     from musstats.rules.variant import Variant
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -148,7 +131,7 @@ def main(argv=None) -> int:
         Q = [lay.owner_rows(base, k1)]
         M = np.array([[value(P[0], Q[0])]])
         for r in range(args.rounds):
-            w, q = _matrix_game(M)
+            w, q, _, _ = matrix_game(M, gap=1e-5, iterations=20_000)
             qb = mixed_behaviour(lay, base, k1, Q, q)  # the opponent's mixture as one behaviour strategy
             _, _, dev, _ = team_search(sg, profile(P[int(np.argmax(w))], qb), t, sample=C)
             Pn = {k: lay.owner_rows(dev, k) for k in pair}
@@ -174,8 +157,6 @@ def main(argv=None) -> int:
 def _columns_npz(plans: list, weights: np.ndarray, Q: np.ndarray) -> bytes:
     """A pair's plans, their weights and the lone holder's strategy as an .npz (``weights``, ``Q``,
     ``owners``, ``plan{j}_{k}``: what ``--from`` and ``build_plans.py --import`` read)."""
-    import io
-
     buf = io.BytesIO()
     np.savez_compressed(buf, weights=np.asarray(weights, float), Q=Q, owners=np.array(sorted(plans[0])),
                         **{f"plan{j}_{k}": P[k] for j, P in enumerate(plans) for k in P})
@@ -184,8 +165,6 @@ def _columns_npz(plans: list, weights: np.ndarray, Q: np.ndarray) -> bytes:
 
 def _plans_npz(plans: tuple, weights: tuple) -> bytes:
     """Both teams' plans and weights as an .npz (``w{t}``, ``owners{t}``, ``plan{t}_{j}_{k}``)."""
-    import io
-
     buf = io.BytesIO()
     arrays = {}
     for t in (0, 1):
