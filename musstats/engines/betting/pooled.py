@@ -98,10 +98,7 @@ class PooledGame(SolverGame):
         self.layout = vg.layout
         P = pooled_law(vg, pairs1)
         self.Q = (P, np.ascontiguousarray(P.T))  # each team's states first
-        tr = self.layout.tr
-        tnodes = np.nonzero(tr[0] == 1)[0]
-        self.trow = np.zeros(self.layout.n_tz, np.int64)
-        self.trow[tr[7, tnodes]] = tr[4, tnodes]
+        self.trow = self.layout.u_rows
         self.U = vg.U_work(np.float64)
 
     def sums(self, SIG: np.ndarray, k: int) -> np.ndarray:

@@ -271,11 +271,7 @@ class VectorGame(SolverGame):
             raise MusError("a team that sees both its hands is measured on the private model")
         SIG = np.ascontiguousarray(SIG, np.float64)
         starts, rems, pa, pb, pw = self._pairs(team)
-        lay = self.layout
-        tr = lay.tr
-        tnodes = np.nonzero(tr[0] == 1)[0]
-        trow = np.zeros(lay.n_tz, np.int64)
-        trow[tr[7, tnodes]] = tr[4, tnodes]
+        trow = self.layout.u_rows
         d = self.deck
         T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw, self.lists[1 - team], self.lists[3 - team],
                                   self._seat_reach(SIG, 1 - team), self._seat_reach(SIG, 3 - team),
@@ -289,25 +285,14 @@ class VectorGame(SolverGame):
         SIG = np.ascontiguousarray(SIG, np.float64)
         T, W = response["T"], response["W"]
         _, _, pa, pb, _ = self._pairs(team)
-        lay = self.layout
-        tr = lay.tr
-        own = {self.game.seat_owner[team], self.game.seat_owner[team + 2]}
+        from musstats.engines.solving.team import seeing_both
+
+        own = (self.game.seat_owner[team], self.game.seat_owner[team + 2])
         ra = self._seat_reach(SIG, team)[pa].T  # [n_tz, pairs]
         rb = self._seat_reach(SIG, team + 2)[pb].T
         base = float((ra * rb * T).sum())
-        best = 0.0
-        N = tr.shape[1]
-        step = 8192
-        tnodes = np.nonzero(tr[0] == 1)[0]
-        for lo in range(0, T.shape[1], step):  # the pairs' best responses, bottom-up, a block of pairs at a time
-            Q = np.zeros((N, min(step, T.shape[1] - lo)))
-            Q[tnodes] = T[tr[7, tnodes], lo: lo + step]
-            for n in range(N - 1, -1, -1):
-                if tr[0, n]:
-                    continue
-                f, na = int(tr[1, n]), int(tr[2, n])
-                Q[n] = Q[f: f + na].max(axis=0) if int(tr[3, n]) in own else Q[f: f + na].sum(axis=0)
-            best += float(Q[0].sum())
+        step = 8192  # the pairs' best responses a block of pairs at a time
+        best = sum(seeing_both(self.layout, T[:, lo: lo + step], own) for lo in range(0, T.shape[1], step))
         return np.array([best]), np.array([base]), np.array([float(W.sum())])
 
     def pair_sums(self, team, SIG):

@@ -181,11 +181,7 @@ class DealGame(SolverGame):
                            "that grows")
         a, b = own[0], (own[1] if len(own) == 2 else -1)
         st, o, w = self.choose
-        tr = lay.tr
-        tnodes = np.nonzero(tr[0] == 1)[0]
-        trow = np.zeros(lay.n_tz, np.int64)
-        trow[tr[7, tnodes]] = tr[4, tnodes]
-        X = (1.0 if team == 0 else -1.0) * g.U[trow][:, o] * w  # [n_tz, deals]
+        X = (1.0 if team == 0 else -1.0) * g.U[lay.u_rows][:, o] * w  # [n_tz, deals]
         for k in range(g.n_owners):
             if k not in own:
                 X = X * lay.own_reach(SIG, k)[:, st[:, k]]

@@ -308,6 +308,15 @@ class Layout:
     def rows(self, k: int) -> int:
         return int(self.game.stride[k])
 
+    @property
+    def u_rows(self) -> np.ndarray:
+        """The row of ``U`` of each terminal, by its index among the terminals: int64 [n_tz]."""
+        tr = self.tr
+        tnodes = np.nonzero(tr[0] == 1)[0]
+        out = np.zeros(self.n_tz, np.int64)
+        out[tr[7, tnodes]] = tr[4, tnodes]
+        return out
+
     def active(self) -> list[int]:
         """The owners who decide somewhere."""
         return [k for k in range(self.n_owners) if self.own_nodes[k].shape[0]]

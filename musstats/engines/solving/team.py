@@ -37,6 +37,13 @@ __all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mi
            "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both"]
 
 
+def _with_plan(lay, SIG: np.ndarray, plan: dict) -> np.ndarray:
+    """``SIG`` with each owner's block of ``plan``."""
+    for k, blk in plan.items():
+        SIG = lay.with_rows(SIG, k, blk)
+    return SIG
+
+
 class PlanGame(SolverGame):
     """The restricted game of column generation on ``base``: team ``t`` picks one of
     ``plans`` (each a dict owner -> its block, working layout), the lone opponent ``k1`` plays
@@ -77,11 +84,8 @@ class PlanGame(SolverGame):
 
     def profile(self, plan: dict, Q: np.ndarray | None = None) -> np.ndarray:
         """``SIG`` with the team's blocks from ``plan`` and (given) the opponent's ``Q``."""
-        lay = self.layout
-        S = self.SIG
-        for k, blk in plan.items():
-            S = lay.with_rows(S, k, blk)
-        return S if Q is None else lay.with_rows(S, self.k1, Q)
+        S = _with_plan(self.layout, self.SIG, plan)
+        return S if Q is None else self.layout.with_rows(S, self.k1, Q)
 
     def current_weights(self) -> np.ndarray:
         K = len(self.plans)
@@ -146,10 +150,7 @@ class CorrelatedPlans:
 
     def profile(self, SIG: np.ndarray, layout, j: int) -> np.ndarray:
         """``SIG`` with plan ``j`` and the opponent's ``Q``."""
-        S = layout.with_rows(SIG, self.opponent, self.Q)
-        for k, blk in self.plans[j].items():
-            S = layout.with_rows(S, k, blk)
-        return S
+        return _with_plan(layout, layout.with_rows(SIG, self.opponent, self.Q), self.plans[j])
 
 
 @dataclass
@@ -433,17 +434,7 @@ class TeamPlans:
 
     def profile(self, SIG: np.ndarray, layout, i: int, j: int) -> np.ndarray:
         """``SIG`` with team 0's plan ``i`` and team 1's plan ``j``."""
-        S = SIG
-        for plan in (self.plans[0][i], self.plans[1][j]):
-            for k, blk in plan.items():
-                S = layout.with_rows(S, k, blk)
-        return S
-
-
-def _with_plan(lay, SIG: np.ndarray, plan: dict) -> np.ndarray:
-    for k, blk in plan.items():
-        SIG = lay.with_rows(SIG, k, blk)
-    return SIG
+        return _with_plan(layout, _with_plan(layout, SIG, self.plans[0][i]), self.plans[1][j])
 
 
 def _plan_search(game: SolverGame, S0: np.ndarray, t: int, ps, T: np.ndarray, starts: tuple) -> list:
@@ -461,19 +452,18 @@ def _plan_search(game: SolverGame, S0: np.ndarray, t: int, ps, T: np.ndarray, st
     found = []
     for start in (starts if len(own) == 2 else (("strategy", 0),)):
         cur, order = _start(game, S0, own, start)
-        prev = -np.inf
+        prev = v = -np.inf
         for _ in range(MAX_ROUNDS):
             for k in order:
                 j = other[k]
                 Tk = column_sums(T if j < 0 else T * lay.own_reach(cur, j)[:, col[j]], col[k], int(lay.m[k]))
                 cur = lay.with_rows(cur, k, lay.best_response(k, Tk))
             order = own
-            v = float((pair_reach(lay, cur, ps) * T).sum())
+            v = float((pair_reach(lay, cur, ps) * T).sum())  # the value of cur, kept when the rounds end
             if len(own) == 1 or v <= prev + 1e-12:
                 break
             prev = v
-        found.append((float((pair_reach(lay, cur, ps) * T).sum()), cur,
-                      _name(start) if len(own) == 2 else "best response"))
+        found.append((v, cur, _name(start) if len(own) == 2 else "best response"))
     return sorted(found, key=lambda f: -f[0])
 
 
