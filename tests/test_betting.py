@@ -691,23 +691,55 @@ def test_grande_and_chica_have_one_value(deal, info):
     assert abs(g.value_team0 - c.value_team0) <= 0.01 + 2 * np.hypot(g.value_se, c.value_se)
 
 
+def test_the_reversal_of_the_ranks_makes_grande_chica():
+    """With 8 reyes the reversal of the ranks swaps R and A (8 cards each), C and 4, S and 5, 7
+    and 6 (four each): R R R R becomes A A A A, R R R 5 becomes S A A A; done twice it is the
+    identity, and the chica order of the hands is the grande order of their reverses.  With 4
+    reyes too; not where the sota de oros is a class of its own (juego real sota-oros)."""
+    from musstats.rules.cards import parse_hand
+    from musstats.rules.variant import Variant
+    from musstats.tables.hands import CHICA, GRANDE, hand_tables, reversed_hands
+
+    v = Variant()
+    t, rev = hand_tables(v), reversed_hands(v)
+    h = {x: t.index_of(parse_hand(x)) for x in ("R R R R", "A A A A", "R R R 5", "S A A A", "R C 7 A", "R 6 4 A")}
+    assert rev[h["R R R R"]] == h["A A A A"] and rev[h["R R R 5"]] == h["S A A A"] and rev[h["R C 7 A"]] == h["R 6 4 A"]
+    assert (rev[rev] == np.arange(t.n_hands)).all()
+    # chica: A A A A beats S A A A (hand comparison by RULES.md: the lowest cards first)
+    assert t.key[CHICA][h["A A A A"]] > t.key[CHICA][h["S A A A"]]
+    assert t.key[GRANDE][rev[h["A A A A"]]] > t.key[GRANDE][rev[h["S A A A"]]]
+    assert reversed_hands(Variant("4-reyes")) is not None
+    assert reversed_hands(Variant(juego_real="sota-oros")) is None
+
+
 def test_grande_and_chica_have_one_value_exactly():
-    """The same, over every deal (the teams' exact pair sums, no sampling): the shipped private
-    strategies of grande and chica value the lance alike for mano's team, within 0.01 (the goal),
-    and here within 0.001."""
+    """Grande as dealt ships as chica's solution with every hand reversed (Spec.mirror).  Measured
+    on grande's own game, over every deal (the teams' exact pair sums, no sampling), its value for
+    mano's team and its NashConv are chica's: equal to 1e-9, as the reversal of the ranks says
+    they must be (within the goal of 0.01 by far)."""
     from musstats.engines.betting.solve import solver_game
     from musstats.engines.betting.specs import Spec
     from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving.exploit import nashconv
     from musstats.engines.solving.pairs import ExactPairs
     from musstats.rules.variant import Variant
+    from musstats.tables.hands import reversed_hands
 
-    values = []
+    figures = []
+    sols = []
     for lance in ("grande", "chica"):
         spec = Spec(lance=lance, pattern=15, deal="as-dealt", info="private", variant=Variant())
         ex = ExactPairs(solver_game(spec, purpose="measure", samples=1_000))
-        x, n = ex.sample_values(0, ex.layout.from_game(get_solved(spec, solve=False).sigma))
-        values.append(x[0] / n[0])
-    assert abs(values[0] - values[1]) <= 0.001, values
+        sol = get_solved(spec, solve=False)
+        sols.append(sol)
+        S = ex.layout.from_game(sol.sigma)
+        x, n = ex.sample_values(0, S)
+        figures.append((x[0] / n[0], nashconv(ex, S).nashconv))
+    assert sols[0].spec.mirror is not None and sols[0].source == "shipped"
+    g = sols[0].game
+    rev = reversed_hands(Variant())
+    assert np.array_equal(g.block(sols[0].sigma, 0), sols[1].game.block(sols[1].sigma, 0)[rev])  # mano's opening
+    assert abs(figures[0][0] - figures[1][0]) <= 1e-9 and abs(figures[0][1] - figures[1][1]) <= 1e-9, figures
 
 
 def test_shipped_pooled_is_private_where_each_team_has_one_holder():

@@ -189,3 +189,82 @@ def test_plan_seed_notes_and_errors(plans, capsys):
                                       "--plan-seed", "17", "--trials", "2000", "--format", "json"])
     assert code == 0, err
     assert json.loads(out)["plans"]["plan"] == plans.draw(17) + 1
+
+
+def test_the_equilibrium_is_played_by_the_plans_wherever_it_is_valued_or_played():
+    """On the deals of juego mano+second+third, the equilibrium that the game model, the arena and
+    the betting gain play is the plans' mixture: its values deal by deal (exact over the players'
+    randomisation) average to the mixture's value over every deal (the exact pair sums) within
+    the sampling error, and so do hands played out with a plan drawn per deal for both partners;
+    the per-lance strategies, worth some 0.25 stones less to the pair there, are far outside."""
+    from musstats.analysis.betting import _deal_values
+    from musstats.analysis.play import hand_steps, hand_values
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.game import StonePayoff
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving.pairs import ExactPairs
+
+    v = Variant()
+    spec, plans = shipped("juego", 7)
+    ex = ExactPairs(solver_game(spec, purpose="measure", samples=1_000))
+    lay = ex.layout
+    P = [lay.from_game(s) for s in plans.sigmas]
+    n0 = ex.sample_values(0, P[0])[1][0]
+    exact = sum(w * ex.sample_values(0, S)[0][0] for w, S in zip(plans.weights, P)) / n0
+    per_lance = ex.sample_values(0, lay.from_game(get_solved(spec, solve=False).sigma))[0][0] / n0
+    d = D.stream_deals(v, 5, 0, 2_000_000, D.ARENA_KEY)
+    j = next(sel for lance, _, _, subs in D.lance_parts(d, v) if lance == "juego" for pat, sel in subs if pat == 7)
+    d = d[j]
+    eq = _deal_values(d, v, "as-dealt")[0]
+    x = eq[3]  # the juego lance, team 0's stones
+    se = x.std() / np.sqrt(x.size)
+    assert abs(x.mean() - exact) < 4 * se, (x.mean(), exact, se)
+    # on the same deals, against the per-lance strategies: the difference has a far smaller error
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.solving.dealt import deal_values
+
+    sol = get_solved(spec, solve=False)
+    st, oo, _ = prepare(sol.game, d, v, "juego")
+    diff = x - deal_values(sol.game, sol.sigma, st, oo)
+    dse = diff.std() / np.sqrt(diff.size)
+    assert abs(diff.mean() - (exact - per_lance)) < 4 * dse and exact - per_lance > 10 * dse
+    assert np.allclose(hand_values(d, v, "equilibrium", "equilibrium"), eq.sum(axis=0))  # the arena's values
+    record: list = []
+    dd, xx = np.tile(d, (6, 1)), np.tile(x, 6)  # each deal played six times
+    hand_steps(dd, v, "equilibrium", "equilibrium", 11, record=record)
+    lance, sel, tree, term = next(r for r in record if r[0] == "juego")
+    o, _ = D.lance_states(dd[sel], "juego", v, False)
+    y = StonePayoff().table(tree)[term, o] - xx[sel]  # the play's randomisation alone
+    yse = y.std() / np.sqrt(y.size)
+    assert abs(y.mean()) < 4 * yse and exact - per_lance > 8 * yse, (y.mean(), yse)
+
+
+def test_the_bots_of_a_pair_play_the_plan_of_the_hand_and_the_advice_is_that_plan(plans):
+    """At the practice table both partners of the pair (mano and third in juego mano+second+third)
+    play the plan the hand's plan seed draws, the lone holder (second) his strategy against the
+    mixture; the hint of a partner gives that plan's probabilities, and a seed that draws another
+    plan plays another."""
+    from musstats.analysis.practice.bots import action_probs, solved
+    from musstats.analysis.practice.values import bet_options
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    game = solved("juego", 7, "as-dealt", v).game
+    hand = "R R R A"  # 31
+    h = hand_tables(v).index_of(parse_hand(hand))
+    j0, j1 = plans.draw(0), plans.draw(1)
+    s1 = next(s for s in range(200) if plans.draw(s) != j0)
+    for q in (0, 2):  # mano, third: the pair
+        node = game.tree.first_turn(q)
+        for s in (0, s1):
+            want = game.strategy_at(plans.sigmas[plans.draw(s)], node, h)
+            assert np.allclose(action_probs("equilibrium", "juego", 7, "as-dealt", v, node, h, s), want / want.sum())
+    node = game.tree.first_turn(1)  # second: the lone holder
+    want = game.strategy_at(plans.sigmas[0], node, h)
+    assert np.allclose(action_probs("equilibrium", "juego", 7, "as-dealt", v, node, h, j1), want / want.sum())
+    got = bet_options(hand, 0, "juego", (), (), DECLARED, "as-dealt", trials=2000, plan_seed=s1)
+    want = game.strategy_at(plans.sigmas[plans.draw(s1)], game.tree.first_turn(0), h)
+    assert [round(float(x), 4) for x in want] == [o["p"] for o in got["options"].values()]
+    assert f"plan {plans.draw(s1) + 1} of" in got["meta"]["strategies"]

@@ -160,6 +160,8 @@ def test_a_bad_history_names_its_first_bad_action(change, fragment):
     (json.dumps(history([])), "game 1 holds no hand"),
     (json.dumps({**history([worked_hand()]), "rules": {"variant": "4-reyes"}}), "practice plays 8 reyes"),
     (json.dumps(history([{**worked_hand(), "you": "dealer x"}])), "game 1, hand 1, you"),
+    (json.dumps(history([{**worked_hand(), "plan": -3}])), "game 1, hand 1: plan is the hand's plan seed"),
+    (json.dumps(history([{**worked_hand(), "plan": "7"}])), "game 1, hand 1: plan is the hand's plan seed"),
 ])
 def test_bad_files(text, fragment):
     with pytest.raises(MusError, match=None) as e:
@@ -173,6 +175,8 @@ def test_a_saved_game_reads_back_the_same():
     d = g.history()
     rec = load_history(json.loads(json.dumps(d)))
     assert rec.to_dict() == d
+    seeds = [h["plan"] for gm in d["games"] for h in gm["hands"]]
+    assert len(set(seeds)) == len(seeds) and [h.hand.plan_seed for h in rec.hands()] == seeds
     assert [h.count_dict() for h in rec.hands()] == [h.count_dict() for h in g.record.hands()]
 
 

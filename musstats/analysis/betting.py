@@ -49,7 +49,7 @@ from musstats.rules.variant import Variant, make_variant
 __all__ = ["bet", "BetResult", "strategy_frame", "solve", "tree_text", "ev_table", "exploitability_table",
            "convergence_frame", "value_gap_table", "declaration_pattern", "STRATEGY_COLUMNS", "EV_COLUMNS", "DEFAULT_TRIALS",
            "INFO_CHOICES", "DEAL_CHOICES", "betting_gain", "shipped_gain", "gain_key", "write_gain", "GAIN_DEALS",
-           "GAIN_DEALS_MODELS", "GAIN_MIN_DEALS", "GAIN_TABLES", "MUS_GAIN_DEALS"]
+           "GAIN_DEALS_MODELS", "GAIN_MIN_DEALS", "GAIN_TABLES", "MUS_GAIN_DEALS", "played_profiles", "plans_key"]
 
 #: deals of the Monte Carlo EV of :func:`bet`
 DEFAULT_TRIALS = 20_000
@@ -413,7 +413,8 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "deal": deal, "info": info, "cut": None if cutter is None else SEATS[cutter],
         "strategies": (plans["strategies"] if plans else
                        "the equilibrium of the lance given who cut (mus-read)" if game.info == "mus-read" else
-                       f"the per-lance equilibrium ({deal}, {info} information)"),
+                       f"the per-lance equilibrium ({deal}, {info} information)"
+                       + (f", {sol.spec.mirror.lance}'s with every hand reversed (one game)" if sol.spec.mirror else "")),
         "plans": plans,
         "abstraction": tree.abstraction.describe(),
         "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
@@ -425,6 +426,35 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return BetResult(" ".join(c.label for c in cards), SEATS[q], lance, nodes_out, meta)
+
+
+def played_profiles(sol: Solved) -> tuple[np.ndarray, np.ndarray, int]:
+    """What a subgame is played by under its equilibrium: (profiles [P, slots] in the stored
+    layout, their weights [P], the team of the pair that mixes them).  Where a pair of holders
+    has shipped correlated plans (private information, hands as dealt, the team-sound
+    strategies), each plan's whole profile -- the pair's joint plan and the lone holder's
+    strategy against their mixture -- by its weight; elsewhere ``sol``'s equilibrium alone (team
+    -1).  Every surface that plays or values the equilibrium reads it here."""
+    from musstats.engines.betting.store import get_plans
+
+    plans = get_plans(sol.spec)
+    if plans is None:
+        return sol.sigma[None, :], np.ones(1), -1
+    return plans.sigmas, plans.weights, int(plans.team)
+
+
+def plans_key(v: Variant, deals: tuple[str, ...] = ("as-dealt",)) -> dict:
+    """The shipped correlated plans that :func:`played_profiles` mixes, by subgame (a digest of each; only
+    those that ship): part of the key of every table computed by playing the equilibrium."""
+    from musstats.engines.betting.store import plans_digest
+
+    out = {}
+    for deal in deals:
+        for lance, pat in D.SUBGAMES:
+            got = plans_digest(_spec(lance, pat, deal, "private", v))
+            if got is not None:
+                out[f"{deal} {subgame_text(lance, pat)}"] = got
+    return out
 
 
 def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
@@ -795,10 +825,11 @@ def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
         eq[li] = paso[li]
         for pat, sel in subs:
             sol = _strategy(lance_, pat, deal, info, v)
+            profiles, w, _ = played_profiles(sol)
             for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
                 part = sel[lo: lo + EV_CHUNK]
                 st, oo, _ = prepare(sol.game, d[part], v, lance_)
-                eq[li, part] = deal_values(sol.game, sol.sigma, st, oo)
+                eq[li, part] = sum(float(wj) * deal_values(sol.game, x, st, oo) for x, wj in zip(profiles, w))
             bet_[li, sel] = True
     return eq, paso, bet_
 
@@ -834,7 +865,8 @@ def ev_table(*, deal: str = "as-dealt", info: str = "private", variant: str | Va
     t = hand_tables(v)
     H = t.n_hands
     path = cache.entry_path(f"ev-table-{deal}-{info}", v.deck, v.juego_real, deals, seed,
-                            [_spec(l_, p, deal, info, v).key for l_, p in D.SUBGAMES])
+                            [_spec(l_, p, deal, info, v).key for l_, p in D.SUBGAMES],
+                            plans_key(v, (deal,)) if info == "private" else {})
     z = cache.load(path)
     if z is None:
         d = np.concatenate([D.block_deals(deal, v, seed, D.EV_KEY + 100, b)
@@ -900,7 +932,8 @@ def gain_key(v: Variant) -> dict:
     return {"rules": v.cache_key(target=False), "deals": GAIN_DEALS, "seed": DEFAULT_SEED,
             "min_deals": GAIN_MIN_DEALS, "mus_deals": MUS_GAIN_DEALS, "cut_flags": _flags_digest(v),
             "strategies": {deal: [_spec(lance, pat, deal, "private", v).fields() for lance, pat in D.SUBGAMES]
-                           for deal in GAIN_DEALS_MODELS}}
+                           for deal in GAIN_DEALS_MODELS},
+            "plans": plans_key(v, GAIN_DEALS_MODELS)}
 
 
 def _gain_table(table: str) -> str:

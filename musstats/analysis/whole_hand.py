@@ -231,11 +231,12 @@ def reading_classes(h: Hands, lance: str, source: str, seat: int, strategies: st
 
 
 def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: int, v: Variant,
-               strategies: str = "per-lance"):
+               strategies: str = "per-lance", dealt: np.ndarray | None = None):
     """The game of one subgame in which the seats of ``readers`` hold (hand, class) and the
     others (hand, what the set's strategies read of the mus: :func:`mus_class`), with every
     seat's strategy of the set in it (readers: the same for every class of a hand and mus
-    class)."""
+    class).  ``dealt``: the profile the hands as dealt are bet by instead of the set's (one plan
+    of a pair's correlated plans)."""
     from musstats.engines.solving.game import make_custom_game
     from musstats.tables.hands import hand_tables
 
@@ -252,8 +253,9 @@ def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: in
     for q in range(4):
         k = int(g0.seat_owner[q])
         stride = int(g0.stride[k])
-        full = [s.sigma[int(s.game.obase[k]): int(s.game.obase[k]) + int(s.game.n_states[k]) * stride].reshape(
-            int(s.game.n_states[k]), stride) for s in sols]
+        full = [x[int(s.game.obase[k]): int(s.game.obase[k]) + int(s.game.n_states[k]) * stride].reshape(
+            int(s.game.n_states[k]), stride) for s, x in zip(sols, (sols[0].sigma if dealt is None else dealt,
+                                                                      sols[1].sigma))]
         if B == 5:  # the cut strategies' state is hand * 4 + the seat that cut
             blocks = [full[0].reshape(H, 4, stride)[:, m] for m in range(4)] + [full[1]]
         else:
@@ -346,7 +348,10 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     stones summed over the lances bet, exact over the players' randomisation, with the set ``a``
     at mano and third and ``b`` at second and postre (column 0), then the other way round
     (column 1): float [n, 2].  An accepted órdago counts its ``K`` stones and the later lances
-    are still counted (as in the arena); lances that are not bet give both seatings the same."""
+    are still counted (as in the arena); lances that are not bet give both seatings the same.
+    Where a pair of holders plays shipped correlated plans, the per-lance set bets the hands as
+    dealt by them (each plan by its weight; the lone holder by his strategy against them)."""
+    from musstats.analysis.betting import played_profiles
     from musstats.engines.solving.dealt import deal_values
     from musstats.engines.solving.game import make_custom_game
 
@@ -358,22 +363,28 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
         for pat, sel in subs:
             sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
             states = {x: _states(g, h, sel, v, lance, x) for x, (g, _) in sets.items()}
+            # the hands as dealt of a pair's correlated plans, as the per-lance equilibrium plays them
+            plans, w, team = played_profiles(_lance_strategy(lance, int(pat), "as-dealt", "per-lance", v))
             g0 = sets[a][0]
             t = g0.tree
             o = states[a][1]
             for col, first in enumerate((a, b)):
                 plays = [first if q % 2 == 0 else (b if first == a else a) for q in range(4)]
-                game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
-                                         "owner": g0.owner}, g0.U, [0, 1, 0, 1],
-                                        [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
-                sigma = game.uniform()
-                st = np.empty((sel.size, 4), np.int32)
-                for q, x in enumerate(plays):  # private: owner q is seat q
-                    gx, sx = sets[x]
-                    n = int(gx.n_states[q]) * int(gx.stride[q])
-                    sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
-                    st[:, q] = states[x][0][:, q]
-                out[sel, col] += deal_values(game, sigma, st, o)
+                mixed = team >= 0 and plays[team] == "per-lance"  # the pair plays its plans: one by one
+                for j, wj in (enumerate(w) if mixed else [(0, 1.0)]):
+                    if team >= 0 and "per-lance" in plays:
+                        sets["per-lance"] = _augmented(lance, int(pat), (), 1, v, "per-lance", plans[j])
+                    game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act,
+                                             "term": t.term, "owner": g0.owner}, g0.U, [0, 1, 0, 1],
+                                            [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
+                    sigma = game.uniform()
+                    st = np.empty((sel.size, 4), np.int32)
+                    for q, x in enumerate(plays):  # private: owner q is seat q
+                        gx, sx = sets[x]
+                        n = int(gx.n_states[q]) * int(gx.stride[q])
+                        sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
+                        st[:, q] = states[x][0][:, q]
+                    out[sel, col] += float(wj) * deal_values(game, sigma, st, o)
     return out
 
 

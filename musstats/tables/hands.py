@@ -21,7 +21,7 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
 __all__ = ["LANCES", "GRANDE", "CHICA", "PARES", "JUEGO", "PUNTO", "JUEGO_ORDER", "PARES_NAMES",
-           "HandTables", "hand_tables", "hand_cards"]
+           "HandTables", "hand_tables", "hand_cards", "reversed_hands"]
 
 #: Juego totals from worst to best (RULES.md): 33 < 34 < ... < 40 < 32 < 31.
 JUEGO_ORDER = (33, 34, 35, 36, 37, 40, 32, 31)
@@ -96,6 +96,31 @@ def _dense(raw: list, held: list[bool] | None = None) -> np.ndarray:
     levels = sorted({v for v, h in zip(raw, held) if h})
     pos = {v: i + 1 for i, v in enumerate(levels)}
     return np.array([pos[v] if h else 0 for v, h in zip(raw, held)], dtype=np.int32)
+
+
+def reversed_hands(variant: Variant = Variant()) -> np.ndarray | None:
+    """Per hand index, the hand with every card's rank reversed (the highest class for the
+    lowest, and so on), where that makes grande and chica one game: each rank one class, the
+    deck holding as many cards of a rank as of its reverse, and the chica order of the hands
+    exactly the grande order of their reverses (int64 [H]; None where it does not).  With 8
+    reyes the eight reyes change places with the eight ases, C with 4, S with 5, 7 with 6."""
+    return _reversed_hands(Variant(variant.deck, variant.juego_real, ten_kings=variant.ten_kings))
+
+
+@lru_cache(maxsize=None)
+def _reversed_hands(variant: Variant) -> np.ndarray | None:
+    if variant.ten_kings:
+        return None
+    t = hand_tables(variant)
+    k = t.n_classes
+    if k != variant.n_ranks or not np.array_equal(t.class_count, t.class_count[::-1]):
+        return None
+    where = {tuple(c): h for h, c in enumerate(t.counts.tolist())}
+    rev = np.array([where[tuple(c[::-1])] for c in t.counts.tolist()], dtype=np.int64)
+    g, c = t.key[GRANDE][rev].astype(np.int64), t.key[CHICA].astype(np.int64)
+    if not np.array_equal(np.sign(g[:, None] - g[None, :]), np.sign(c[:, None] - c[None, :])):
+        return None
+    return rev
 
 
 def hand_tables(variant: Variant = Variant()) -> HandTables:

@@ -32,7 +32,7 @@ __all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "DEFAULT_BETTI
            "BETTING_SOURCE", "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
 
 #: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
-PLAY_VERSION = 2
+PLAY_VERSION = 3
 
 #: deals played for the betting outcome table by default
 DEFAULT_BETTING_DEALS = 2_000_000

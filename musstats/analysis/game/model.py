@@ -218,19 +218,21 @@ def game_model(
 
 def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> dict:
     """Everything the betting outcome table depends on (its cache and shipped key)."""
-    from musstats.analysis.game.sources import source_key
+    from musstats.analysis.betting import plans_key
     from musstats.analysis.game.betting import PLAY_VERSION
+    from musstats.analysis.game.sources import source_key
     from musstats.engines.betting.deals import SUBGAMES
     from musstats.engines.betting.specs import Spec
 
     if v.ten_kings:
         raise MusError("betting equilibria are not available with ten kings")
+    deals = ("as-dealt",) if source == "as-dealt" else ("as-dealt", "after-mus")
     return {"rules": v.cache_key(target=False), "deal": source_key(source, v), "play": PLAY_VERSION, "deals": int(n),
             "seed": int(seed),
             # the fields the shipped strategies are matched by (not their source-hashed cache keys)
             "strategies": [Spec(lance=lance, pattern=pat, deal=deal, info="private", variant=v).fields()
-                           for deal in (("as-dealt",) if source == "as-dealt" else ("as-dealt", "after-mus"))
-                           for lance, pat in SUBGAMES]}
+                           for deal in deals for lance, pat in SUBGAMES],
+            "plans": plans_key(v, deals)}
 
 
 #: P(win) grids of the betting model already computed in this process (its DP takes about a second)

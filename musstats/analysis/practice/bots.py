@@ -5,7 +5,10 @@
   per-lance equilibrium strategies of the hand's deal model -- as dealt where somebody cut,
   after the mus where a mus round was played --; ``paso``, ``heuristic``, ``random``): the
   action is drawn from the set's mixed strategy for the seat's hand at that point of the
-  lance's public tree.
+  lance's public tree.  Where a pair of holders plays shipped correlated plans (pares and juego
+  with three declared, hands as dealt), both partners play the plan that the hand's plan seed
+  draws (:meth:`~musstats.engines.solving.team.PlanMixture.draw`: the same for both, as if
+  agreed before the hand) and the lone holder his strategy against their mixture.
 * **The mus**: the bots cut with the hands the shipped cut flags mark and otherwise ask for
   mus, and throw by the shipped discard table (:mod:`musstats.tables.policies`).  Played for
   the player (autoplay), ``equilibrium`` follows the review's best (the advice of ``musstats
@@ -25,7 +28,7 @@ from musstats.base.errors import MusError
 from musstats.rules.cards import Card
 from musstats.rules.variant import Variant
 
-__all__ = ["Player", "BOT", "STRATEGY_SETS", "solved", "action_probs"]
+__all__ = ["Player", "BOT", "STRATEGY_SETS", "solved", "action_probs", "pair_plan"]
 
 #: the bots' strategy set
 BOT = "equilibrium"
@@ -41,26 +44,51 @@ def solved(lance: str, pattern: int, deal: str, variant: Variant, method: str = 
     return _strategy(lance, pattern, deal, "private", variant.lance_rules, solve_missing=False, method=method)
 
 
-def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant):
+def pair_plan(lance: str, pattern: int, deal: str, variant: Variant, seat: int):
+    """The shipped correlated plans of a subgame's equilibrium (None where none ship) and whether
+    ``seat`` belongs to the pair that plays them."""
+    from musstats.engines.betting.store import get_plans
+
+    plans = get_plans(solved(lance, pattern, deal, variant).spec)
+    return plans, plans is not None and seat % 2 == plans.team
+
+
+def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant, seat: int = 0,
+           plan_seed: int | None = None):
+    """The game and the behaviour strategy of set ``name`` in a subgame for ``seat``: for the
+    ``equilibrium`` where correlated plans ship, the plan ``plan_seed`` draws (a partner of the
+    pair; without it, the per-lance strategy, as ``musstats bet`` gives) or the lone holder's
+    strategy against them."""
     from musstats.analysis import play
 
-    key = (name, lance, pattern, deal, variant.lance_rules)
+    plan = None
+    if name == "equilibrium":
+        plans, partner = pair_plan(lance, pattern, deal, variant, seat)
+        if plans is not None and not partner:
+            plan = 0  # every plan holds the lone holder's one strategy
+        elif plans is not None and plan_seed is not None:
+            plan = plans.draw(plan_seed)
+    key = (name, lance, pattern, deal, variant.lance_rules, plan)
     with _LOCK:
         got = _SIGMA.get(key)
     if got is None:
         method = getattr(play, "SOLVED_SETS", {}).get(name, "auto")  # a solved set reads its own strategies
         sol = solved(lance, pattern, deal, variant, method)
-        sigma = strategy_sigma(name, sol.game, sol.sigma, lance, pattern, variant.lance_rules)
-        got = (sol.game, sigma)
+        if plan is not None:
+            got = (sol.game, pair_plan(lance, pattern, deal, variant, seat)[0].sigmas[plan])
+        else:
+            got = (sol.game, strategy_sigma(name, sol.game, sol.sigma, lance, pattern, variant.lance_rules))
         with _LOCK:
             _SIGMA[key] = got
     return got
 
 
-def action_probs(name: str, lance: str, pattern: int, deal: str, variant: Variant, node: int, hand: int
-                 ) -> np.ndarray:
-    """The probability of each action of ``node`` for hand index ``hand`` under strategy set ``name``."""
-    game, sigma = _sigma(name, lance, pattern, deal, variant)
+def action_probs(name: str, lance: str, pattern: int, deal: str, variant: Variant, node: int, hand: int,
+                 plan_seed: int | None = None) -> np.ndarray:
+    """The probability of each action of ``node`` for hand index ``hand`` under strategy set
+    ``name`` (``plan_seed``: the hand's, where a pair plays correlated plans)."""
+    seat = int(solved(lance, pattern, deal, variant).game.tree.nodes[node].seat)
+    game, sigma = _sigma(name, lance, pattern, deal, variant, seat, plan_seed)
     p = np.clip(np.asarray(game.strategy_at(sigma, node, hand), np.float64), 0.0, None)
     s = p.sum()
     return p / s if s > 0 else np.full(p.shape, 1.0 / p.size)
@@ -78,8 +106,9 @@ class Player:
 
     # ------------------------------------------------------------------ betting
 
-    def bet(self, hand: int, lance: str, pattern: int, deal: str, node: int, actions: list[str]) -> str:
-        p = action_probs(self.name, lance, pattern, deal, self.variant, node, hand)
+    def bet(self, hand: int, lance: str, pattern: int, deal: str, node: int, actions: list[str],
+            plan_seed: int | None = None) -> str:
+        p = action_probs(self.name, lance, pattern, deal, self.variant, node, hand, plan_seed)
         a = int(min(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum(), side="right"), len(p) - 1))
         return actions[a]
 

@@ -120,10 +120,12 @@ class Hand:
     (mano's team, the other team); ``variant``: the rules (its ``target`` ends the game).
     ``final``: the hands after the mus, for a history in which some cards drawn are not
     known (then they are taken from it; where every draw is known they must agree).
+    ``plan_seed``: the number that draws the plan a pair plays where it plays correlated plans
+    (both partners the same; :mod:`musstats.analysis.practice.bots`).
     """
 
     def __init__(self, dealt: list[list[Card]], variant: Variant, score: tuple[int, int] = (0, 0),
-                 final: list[list[Card]] | None = None) -> None:
+                 final: list[list[Card]] | None = None, plan_seed: int | None = None) -> None:
         from musstats.tables.hands import hand_tables
 
         if len(dealt) != 4:
@@ -144,6 +146,7 @@ class Hand:
         self.throws: list[tuple[list[Card], list[Card] | None]] = []  # this round's throws
         self.mus_log: list[dict[str, Any]] = []
         self.deal = "as-dealt"
+        self.plan_seed = plan_seed
         self.decisions: list[Decision] = []
         self.lances: list[tuple[str, int, bool]] = []  # (lance, pattern, bet) of the lances played
         self.lance_i = 0

@@ -105,6 +105,8 @@ class HandRecord:
         out: dict[str, Any] = {"you": SEATS[self.you], "score": list(self.score),
                                "dealt": {SEATS[q]: cards_text(h.dealt[q]) for q in range(4)},
                                "mus": list(h.mus_log)}
+        if h.plan_seed is not None:
+            out["plan"] = int(h.plan_seed)
         if h.phase == BETTING or h.over:
             out["hands"] = {SEATS[q]: cards_text(h.holds(q)) for q in range(4)}
             out["declarations"] = {
@@ -231,14 +233,17 @@ def _action_text(e: dict) -> str:
 def _play_hand(h: dict, where: str, variant: Variant, you: int, score: tuple[int, int], last: bool,
                unfinished: bool) -> Hand:
     for k in h:
-        if k not in ("you", "score", "dealt", "mus", "hands", "lances", "declarations", "count", "note"):
-            raise MusError(f"{where}: unknown field {k!r}; accepted: you, score, dealt, mus, hands, lances, "
+        if k not in ("you", "score", "dealt", "mus", "plan", "hands", "lances", "declarations", "count", "note"):
+            raise MusError(f"{where}: unknown field {k!r}; accepted: you, score, dealt, mus, plan, hands, lances, "
                            "declarations, count, note")
     if "dealt" not in h:
         raise MusError(f"{where}: the hands as dealt (dealt) are missing")
     dealt = _four(h["dealt"], "dealt", where)
     final = _four(h["hands"], "hands", where) if "hands" in h else None
-    hand = Hand(_checked(dealt, where), variant, team_score(score, you), final=final)
+    plan = h.get("plan")
+    if plan is not None and (isinstance(plan, bool) or not isinstance(plan, int) or not 0 <= plan < 1 << 63):
+        raise MusError(f"{where}: plan is the hand's plan seed, a whole number from 0, got {json.dumps(plan)}")
+    hand = Hand(_checked(dealt, where), variant, team_score(score, you), final=final, plan_seed=plan)
     mus = list(_list(h.get("mus", []), "mus", where))
     lances = _obj(h.get("lances", {}), "lances", where)
     for k in lances:

@@ -151,7 +151,8 @@ def _bet_review(hr: HandRecord, d: Decision, trials: int) -> DecisionReview:
     base: dict[str, Any] = dict(game=hr.game, hand=hr.number, seat=SEATS[d.seat], lance=d.lance, cards=label,
                 history=",".join(d.history), action=d.action)
     try:
-        v = V.bet_options(label, d.seat, d.lance, start, d.history, hand.declared_text(d.lance), d.deal, trials)
+        v = V.bet_options(label, d.seat, d.lance, start, d.history, hand.declared_text(d.lance), d.deal, trials,
+                          plan_seed=hand.plan_seed)
     except MusError as e:
         return DecisionReview(**base, best=None, loss=None, ev=None, ev_best=None, se=None, p=None, options=[],
                               note=f"not valued: {e}")

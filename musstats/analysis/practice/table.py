@@ -41,6 +41,8 @@ PLACES = ("you", "right", "partner", "left")
 SUITS = ("oros", "copas", "espadas", "bastos")
 #: the spawn key of a table's random stream (the deals and the bots' draws) under its seed
 _TABLE_KEY = 21
+#: the stream of each hand's plan seed (apart from the deals and the bots' draws)
+_PLAN_KEY = 22
 
 
 def new_deck() -> list[Card]:
@@ -79,8 +81,8 @@ class PracticeGame:
             self.autoplay = Player(autoplay, self.variant, self.rng, bot=False)
         meta: dict[str, Any] = {"players": {"you": "autoplay " + self.autoplay.name if self.autoplay else "human",
                                             "partner": "bot", "rivals": "bots"},
-                                "bots": "equilibrium betting (shipped per-lance strategies), shipped cut flags "
-                                        "and discard table",
+                                "bots": "equilibrium betting (shipped strategies; a pair's correlated plans, the "
+                                        "hand's plan, where they ship), shipped cut flags and discard table",
                                 "seed": self.seed}
         if self.autoplay:
             meta["strategy"] = self.autoplay.name
@@ -133,7 +135,8 @@ class PracticeGame:
         self.pending: dict[int, list[Card]] = {}
         score = self.game.hands[-1].score_after() if self.game.hands else (0, 0)
         you = self.seat_of(0)
-        self.hand = Hand(dealt, self.variant, team_score(score, you))
+        plan = np.random.SeedSequence(self.seed, spawn_key=(_PLAN_KEY, len(self.record.games), len(self.game.hands)))
+        self.hand = Hand(dealt, self.variant, team_score(score, you), plan_seed=int(plan.generate_state(1)[0]))
         self.hr = HandRecord(len(self.record.games), len(self.game.hands) + 1, you, score, self.hand)
         self.game.hands.append(self.hr)
         self.events = [{"kind": "deal", "mano": self.mano, "dealer": self.place_of(3)}]
@@ -185,7 +188,8 @@ class PracticeGame:
             else:
                 h = self.hand.hand_index(seat)
                 lance, pat, _ = self.hand.lances[self.hand.lance_i]
-                self._apply(place, player.bet(h, lance, pat, self.hand.deal, self.hand.node, turn["actions"]))
+                self._apply(place, player.bet(h, lance, pat, self.hand.deal, self.hand.node, turn["actions"],
+                                              self.hand.plan_seed))
 
     def _others_would_ask(self, seat: int) -> bool:
         """Whether every other seat asks for mus this round (the bots by their cut flags): the
@@ -441,7 +445,7 @@ class PracticeGame:
             else:
                 round_ = h.mus_round
         if turn["phase"] == BETTING:
-            v = V.bet_options(*args)
+            v = V.bet_options(*args, plan_seed=h.plan_seed)
             j = V.judge("bet", v["options"], "")
             return {**base, "lance": lance, "history": list(hist), "options": v["options"], "best": j["best"],
                     "rare": v["rare"], "meta": v["meta"], "method": V.METHOD["betting"]}

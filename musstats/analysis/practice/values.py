@@ -101,20 +101,34 @@ _DISCARD = _Memo(2048)
 
 
 def _bet_result(hand: str, seat: int, lance: str, start: tuple[str, ...], declared: str | None, deal: str,
-                trials: int, seed: int):
+                trials: int, seed: int, plan_seed: int | None):
     from musstats.analysis.betting import bet
 
-    key = (hand, seat, lance, start, declared, deal, trials, seed)
+    key = (hand, seat, lance, start, declared, deal, trials, seed, plan_seed)
     return _BET.get(key, lambda: bet(hand, SEATS[seat], lance=lance, history=",".join(start) if start else None,
-                                      declared=declared, deal=deal, trials=trials, seed=seed, solve=False))
+                                      declared=declared, deal=deal, trials=trials, seed=seed, solve=False,
+                                      plan_seed=plan_seed))
 
 
 def bet_options(hand: str, seat: int, lance: str, start: tuple[str, ...], history: tuple[str, ...],
-                declared: str | None, deal: str, trials: int = BET_TRIALS, seed: int = BET_SEED) -> dict[str, Any]:
+                declared: str | None, deal: str, trials: int = BET_TRIALS, seed: int = BET_SEED,
+                plan_seed: int | None = None) -> dict[str, Any]:
     """The equilibrium figures at ``seat``'s turn after ``history`` in ``lance``: ``{"options":
     {action: {"p", "ev", "se"}}, "rare", "weight", "meta"}``.  ``start``: the history at his
-    first turn in the lance on this path (one valuation serves all his turns)."""
-    res = _bet_result(hand, seat, lance, tuple(start), declared, deal, trials, seed)
+    first turn in the lance on this path (one valuation serves all his turns).  ``plan_seed``:
+    the hand's (:mod:`.bots`): where the seat's pair plays correlated plans, the figures are
+    those of the plan it draws, the one his partner plays."""
+    from musstats.analysis.betting import declaration_pattern
+    from musstats.analysis.practice.bots import pair_plan
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+
+    plan = None
+    if plan_seed is not None:
+        v = Variant()
+        pattern = declaration_pattern(lance, hand_tables(v).index_of(parse_hand(hand)), seat, declared, v)
+        plan = plan_seed if pair_plan(lance, pattern, deal, v, seat)[1] else None
+    res = _bet_result(hand, seat, lance, tuple(start), declared, deal, trials, seed, plan)
     node = next((n for n in res.nodes if tuple(n["history"]) == tuple(history)), None)
     if node is None:  # pragma: no cover - every later turn of the seat is in the answer
         raise MusError(f"no figures for {SEATS[seat]} after '{','.join(history)}' in {lance}")
@@ -123,7 +137,7 @@ def bet_options(hand: str, seat: int, lance: str, start: tuple[str, ...], histor
             "meta": {"deal": deal, "declared": meta.get("declared"), "trials": meta.get("ev_deals"),
                      "seed": meta.get("ev_seed"), "strategy_source": meta.get("strategy_source"),
                      "iterations": meta.get("iterations"), "ordago_stones": meta.get("ordago_stones"),
-                     "notes": meta.get("notes", [])}}
+                     "strategies": meta.get("strategies"), "notes": meta.get("notes", [])}}
 
 
 def mus_options(hand: str, seat: int, trials: int = MUS_TRIALS, seed: int = MUS_SEED) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from musstats.engines.solving.cfr import SolveConfig, SolverState, solve
 from musstats.engines.solving.game import Game, SolverGame
 from musstats.engines.solving.store import dequantise, quantise
 
-__all__ = ["Solved", "solve_subgame", "solver_game", "config_of", "measure_solved"]
+__all__ = ["Solved", "solve_subgame", "solver_game", "config_of", "measure_solved", "mirrored"]
 
 #: deals of each sample set of the deal solver's convergence history
 HISTORY_DEALS = 50_000
@@ -166,6 +166,26 @@ def measure_solved(spec: Spec, game: Game, sigma: np.ndarray, *, samples: int | 
     return ex
 
 
+def mirrored(spec: Spec, source: Solved) -> Solved:
+    """``spec``'s solution as the image of its mirror's (:attr:`.specs.Spec.mirror`, solved as
+    ``source``): each seat's strategy with a hand is the mirror's with the reversed hand, on the
+    same public tree."""
+    from musstats.tables.hands import reversed_hands
+
+    game, g = spec.game(), source.game
+    same = all(np.array_equal(np.asarray(getattr(game.tree, a)), np.asarray(getattr(g.tree, a)))
+               for a in ("is_term", "first", "n_act")) and np.array_equal(game.owner, g.owner)
+    rev = reversed_hands(spec.variant)
+    if not same or rev is None or game.n_slots != g.n_slots:  # pragma: no cover - Spec.mirror checks the rules
+        raise MusError(f"internal: {spec.name} is not the mirror of {source.spec.name}")
+    sigma = np.array(source.sigma, copy=True)
+    for k in range(game.n_owners):
+        lo, n, st = int(game.obase[k]), int(game.n_states[k]), int(game.stride[k])
+        sigma[lo: lo + n * st] = source.sigma[lo: lo + n * st].reshape(n, st)[rev].reshape(-1)
+    return Solved(spec, game, sigma, source.iterations, source.partial, 0.0, None, [],
+                  source=f"{source.source}: {source.spec.name}'s, every hand reversed", train_seconds=0.0)
+
+
 def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,
                   stop: Callable[[], bool] | None = None, eval_deals: int | None = None,
                   history_every: int = 0, history_deals: int | None = None, pools: dict | None = None,
@@ -184,12 +204,24 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
 
     ``start`` (a :class:`musstats.engines.solving.cfr.SolverState` of the same game, described
     by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
-    ``Solved.state``."""
+    ``Solved.state``.  A subgame with a mirror (:attr:`.specs.Spec.mirror`: grande as dealt) is
+    its mirror's solution with every hand reversed (:func:`mirrored`), then measured on its own
+    game; with ``history_every`` or ``keep_state`` it is solved itself."""
     from musstats.engines.solving.exploit import nashconv, pooled_deviation, team_search
 
     t0 = time.perf_counter()
     if (start is not None) != bool(spec.warm):
         raise MusError("a warm start must be described in the spec (Spec.warm), and only a warm start may be")
+    if spec.mirror is not None and not history_every and not keep_state:
+        from musstats.engines.betting.store import get_solved  # the mirror: shipped, cached or solved
+
+        source = get_solved(spec.mirror, progress=progress, stop=stop)
+        assert source is not None  # get_solved solves what it does not find
+        m = mirrored(spec, source)
+        if not m.partial and (eval_deals is None or eval_deals > 0):
+            m.exploit = measure_solved(spec, m.game, m.sigma, samples=eval_deals, pools=pools, team=team)
+        m.seconds = time.perf_counter() - t0
+        return m
     sg = solver_game(spec, pools=pools, purpose="train")
     marks: list[tuple[float, ...]] = []
     evaluate = None

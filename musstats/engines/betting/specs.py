@@ -16,7 +16,7 @@ exploitability module (:mod:`musstats.engines.solving.exploit`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
@@ -30,7 +30,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Spec", "DEFAULT_ITERATIONS", "DEFAULT_BATCH", "DEFAULT_POOL", "DEFAULT_SEED", "EVAL_DEALS",
            "EVAL_SAMPLES", "EVAL_PAIR_SAMPLES", "HISTORY_SAMPLES", "SOLVERS", "SOLVER_DEFAULTS", "VECTOR_BATCH",
            "VECTOR_ITERATIONS", "DEALS_ITERATIONS", "VECTOR_POOLED", "VECTOR_POOLED_BATCH", "default_solver",
-           "default_method",
+           "default_method", "MIRRORED",
            "FORMAT"]
 
 #: the solvers: ``"vector"`` -- public chance sampling with a vector over one seat's hands
@@ -109,6 +109,12 @@ FORMAT = 2
 #: the after-mus subgames solved with the team scheme: chica, where a pair changing together beat
 #: DCFR's equilibrium by 0.39 stones a chica (docs/quality.md)
 TEAM_AFTER_MUS = ("chica",)
+
+
+#: lances solved as the image of another under the reversal of the ranks: with the hands as
+#: dealt, grande is chica with every hand reversed (:func:`musstats.tables.hands.reversed_hands`),
+#: one game solved once (:attr:`Spec.mirror`)
+MIRRORED = {"grande": "chica"}
 
 
 def default_method(deal: str, info: str, payoff: Payoff, lance: str | None = None) -> str:
@@ -202,7 +208,22 @@ class Spec:
                 "solver": self.solver, **({"warm": self.warm} if self.warm else {}),
                 **({"teams": "pairs"} if self.pairs else {}),
                 **({"batch_single": self.batch_single} if self.pairs and self._has_single() else {}),
-                **({"mus": mus} if (mus := D.deal_digest(self.deal, self.variant)) else {})}
+                **({"mus": mus} if (mus := D.deal_digest(self.deal, self.variant)) else {}),
+                **({"mirror": self.mirror.lance} if self.mirror is not None else {})}
+
+    @property
+    def mirror(self) -> Spec | None:
+        """The spec whose solution, every hand reversed, is this one's (``MIRRORED``): grande as
+        dealt, with private information, the stones payoff and the default scheme, is chica's
+        solution wherever the reversal of the ranks makes them one game; None elsewhere."""
+        from musstats.tables.hands import reversed_hands
+
+        if (self.lance not in MIRRORED or self.deal != "as-dealt" or self.info != "private" or self.warm
+                or not isinstance(self.payoff, StonePayoff)
+                or self.method != default_method(self.deal, self.info, self.payoff, self.lance)
+                or reversed_hands(self.variant) is None):
+            return None
+        return replace(self, lance=MIRRORED[self.lance])
 
     @property
     def pairs(self) -> bool:

@@ -139,6 +139,19 @@ def plans_meta(spec: Spec) -> dict | None:
     return None if z is None else S.unpack_meta(z)
 
 
+def plans_digest(spec: Spec) -> str | None:
+    """A short digest of the shipped correlated plans of ``spec``'s subgame (their quantised
+    profiles and weights; None where none ship): what a table computed by playing them is keyed by."""
+    import hashlib
+
+    z = _plans_entry(spec)
+    if z is None:
+        return None
+    h = hashlib.sha1(np.ascontiguousarray(z["sigma"]).tobytes())
+    h.update(np.ascontiguousarray(z["weights"], np.float64).tobytes())
+    return h.hexdigest()[:12]
+
+
 def get_plans(spec: Spec):
     """The shipped correlated plans of ``spec``'s subgame (None where none are shipped): each plan
     a whole profile in the stored layout, quantised as strategies are."""
