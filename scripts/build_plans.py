@@ -11,7 +11,9 @@ as dealt exactly over every deal, from the teams' pair sums
 the mus on ``--samples`` deals, chosen on one sample and valued on another.  The figures: the mixture's
 value, what the lone opponent's best response gains, what the pair's best joint plan gains,
 and the same for partners who agree on no plan.  A subgame ships when both gains are within
-``--goal``; the others keep the per-lance strategies.  Each subgame is kept in the disk cache
+``--goal``; the others keep the per-lance strategies.  A subgame with a mirror (the same game
+with the seats renamed, ``Spec.mirror``: second+third+postre is mano+second+third) is not built:
+it plays its mirror's plans renamed.  Each subgame is kept in the disk cache
 as soon as it is measured, so a build that stops (Ctrl-C, a crash) goes on where it stopped; a
 progress bar shows the subgames.  ``--import LANCE-PATTERN=FILE`` takes the plans of a run of
 ``scripts/team_plans.py --columns N --out FILE`` (its ``.log`` beside it, if any, gives the
@@ -146,7 +148,9 @@ def main(argv=None) -> int:
     for item in args.imports:
         name, _, f = item.partition("=")
         sources[name] = Path(f)
-    names = {f"{lance}-{p}": (lance, p) for lance, p in PAIR_SUBGAMES}
+    # a subgame with a mirror (Spec.mirror) plays its mirror's plans renamed: nothing to build
+    names = {f"{lance}-{p}": (lance, p) for lance, p in PAIR_SUBGAMES
+             if Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v).mirror is None}
     chosen = list(names) if args.only is None else args.only.split(",")
     for n in chosen:
         if n not in names:
@@ -178,7 +182,7 @@ def main(argv=None) -> int:
 
     for k, a in (read_npz(path) or {}).items():  # the subgames not built this time stay as shipped
         n, _, part = k.partition(".")
-        if n not in chosen:
+        if n not in chosen and n in names:
             entries.setdefault(n, {})[part] = a
     if entries:
         S.write_shipped(entries, path)

@@ -742,6 +742,40 @@ def test_grande_and_chica_have_one_value_exactly():
     assert abs(figures[0][0] - figures[1][0]) <= 1e-9 and abs(figures[0][1] - figures[1][1]) <= 1e-9, figures
 
 
+def test_patterns_that_are_one_game_with_the_seats_renamed():
+    """With the hands as dealt only the holders' teams in the order of speech make a pattern's
+    game (RULES.md: ties go to the holder nearer mano, a bet is answered in turn from the
+    bettor): mano+second, mano+postre and third+postre are one game (team 0 speaks first) and
+    second+third that game with the teams swapped; second+third+postre is mano+second+third with
+    the teams swapped; the others stand alone.  Over every deal (exact pair sums), the shipped
+    juego strategies of each renamed pattern give mano's team exactly the value of its mirror
+    (negated where the teams swap) and the same NashConv."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.specs import Spec, seat_source
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving.exploit import nashconv
+    from musstats.engines.solving.pairs import ExactPairs
+
+    want = {6: 3, 9: 3, 12: 3, 14: 7}
+    for lance in ("pares", "juego"):
+        for p in (3, 6, 7, 9, 11, 12, 13, 14, 15):
+            assert seat_source(lance, p) == want.get(p), (lance, p)
+            assert (Spec(lance=lance, pattern=p).mirror is not None) == (p in want)
+    assert Spec(lance="juego", pattern=14, deal="after-mus").mirror is None  # the discard reads the seat
+
+    def figures(p):
+        spec = Spec(lance="juego", pattern=p)
+        ex = ExactPairs(solver_game(spec, purpose="measure", samples=1_000))
+        S = ex.layout.from_game(get_solved(spec, solve=False).sigma)
+        x, n = ex.sample_values(0, S)
+        return x[0] / n[0], nashconv(ex, S).nashconv
+
+    for p, q in want.items():
+        (a, na), (b, nb) = figures(p), figures(q)
+        sign = 1 if p in (9, 12) else -1
+        assert abs(a - sign * b) <= 1e-9 and abs(na - nb) <= 1e-9, (p, q, a, b, na, nb)
+
+
 def test_shipped_pooled_is_private_where_each_team_has_one_holder():
     """Where each team has one holder (pares and juego mano+second, second+third,
     mano+postre, third+postre) seeing the partner's hand changes nothing: the shipped pooled

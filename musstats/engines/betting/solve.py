@@ -24,7 +24,7 @@ from musstats.engines.solving.cfr import SolveConfig, SolverState, solve
 from musstats.engines.solving.game import Game, SolverGame
 from musstats.engines.solving.store import dequantise, quantise
 
-__all__ = ["Solved", "solve_subgame", "solver_game", "config_of", "measure_solved", "mirrored"]
+__all__ = ["Solved", "solve_subgame", "solver_game", "config_of", "measure_solved", "mirrored", "mirror_sigma"]
 
 #: deals of each sample set of the deal solver's convergence history
 HISTORY_DEALS = 50_000
@@ -166,24 +166,34 @@ def measure_solved(spec: Spec, game: Game, sigma: np.ndarray, *, samples: int | 
     return ex
 
 
-def mirrored(spec: Spec, source: Solved) -> Solved:
-    """``spec``'s solution as the image of its mirror's (:attr:`.specs.Spec.mirror`, solved as
-    ``source``): each seat's strategy with a hand is the mirror's with the reversed hand, on the
-    same public tree."""
-    from musstats.tables.hands import reversed_hands
-
-    game, g = spec.game(), source.game
-    same = all(np.array_equal(np.asarray(getattr(game.tree, a)), np.asarray(getattr(g.tree, a)))
-               for a in ("is_term", "first", "n_act")) and np.array_equal(game.owner, g.owner)
-    rev = reversed_hands(spec.variant)
-    if not same or rev is None or game.n_slots != g.n_slots:  # pragma: no cover - Spec.mirror checks the rules
-        raise MusError(f"internal: {spec.name} is not the mirror of {source.spec.name}")
-    sigma = np.array(source.sigma, copy=True)
-    for k in range(game.n_owners):
+def mirror_sigma(spec: Spec, game: Game, source: Game, sigma: np.ndarray) -> np.ndarray:
+    """A profile of ``spec``'s mirror (:attr:`.specs.Spec.mirror`, on its game ``source``) read as
+    one of ``spec``'s (on ``game``, stored layout): each seat plays the strategy of the mirror's
+    seat it stands for (:meth:`.specs.Spec.mirror_map`), each hand that of the hand it stands
+    for, on the same public tree."""
+    seats, hands = spec.mirror_map()
+    t, u = game.tree, source.tree
+    same = all(np.array_equal(np.asarray(getattr(t, a)), np.asarray(getattr(u, a))) for a in ("is_term", "first", "n_act"))
+    dec = np.asarray(game.owner) >= 0
+    owners = np.asarray(source.owner)[dec]
+    if not same or not np.array_equal(np.asarray(game.owner)[dec], np.array([seats.index(int(k)) for k in owners])):
+        raise MusError(f"internal: {spec.name} is not the mirror of {spec.mirror.name if spec.mirror else '?'}")
+    out = np.zeros(game.n_slots)
+    for k in range(game.n_owners):  # private information: owner k is seat k
         lo, n, st = int(game.obase[k]), int(game.n_states[k]), int(game.stride[k])
-        sigma[lo: lo + n * st] = source.sigma[lo: lo + n * st].reshape(n, st)[rev].reshape(-1)
-    return Solved(spec, game, sigma, source.iterations, source.partial, 0.0, None, [],
-                  source=f"{source.source}: {source.spec.name}'s, every hand reversed", train_seconds=0.0)
+        j = seats[k]
+        slo = int(source.obase[j])
+        blk = sigma[slo: slo + n * st].reshape(n, st)
+        out[lo: lo + n * st] = (blk if hands is None else blk[hands]).reshape(-1)
+    return out
+
+
+def mirrored(spec: Spec, source: Solved) -> Solved:
+    """``spec``'s solution as its mirror's renamed (:func:`mirror_sigma`; ``source``: the mirror
+    solved)."""
+    game = spec.game()
+    return Solved(spec, game, mirror_sigma(spec, game, source.game, source.sigma), source.iterations, source.partial,
+                  0.0, None, [], source=f"{source.source}: {source.spec.name}'s, renamed", train_seconds=0.0)
 
 
 def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,
@@ -204,9 +214,9 @@ def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], 
 
     ``start`` (a :class:`musstats.engines.solving.cfr.SolverState` of the same game, described
     by ``spec.warm``) warm-starts the solve; ``keep_state`` keeps its final state in
-    ``Solved.state``.  A subgame with a mirror (:attr:`.specs.Spec.mirror`: grande as dealt) is
-    its mirror's solution with every hand reversed (:func:`mirrored`), then measured on its own
-    game; with ``history_every`` or ``keep_state`` it is solved itself."""
+    ``Solved.state``.  A subgame with a mirror (:attr:`.specs.Spec.mirror`: grande as dealt, some
+    declaration patterns) is its mirror's solution renamed (:func:`mirrored`), then measured on
+    its own game; with ``history_every`` or ``keep_state`` it is solved itself."""
     from musstats.engines.solving.exploit import nashconv, pooled_deviation, team_search
 
     t0 = time.perf_counter()

@@ -17,6 +17,7 @@ exploitability module (:mod:`musstats.engines.solving.exploit`):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
@@ -30,7 +31,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Spec", "DEFAULT_ITERATIONS", "DEFAULT_BATCH", "DEFAULT_POOL", "DEFAULT_SEED", "EVAL_DEALS",
            "EVAL_SAMPLES", "EVAL_PAIR_SAMPLES", "HISTORY_SAMPLES", "SOLVERS", "SOLVER_DEFAULTS", "VECTOR_BATCH",
            "VECTOR_ITERATIONS", "DEALS_ITERATIONS", "VECTOR_POOLED", "VECTOR_POOLED_BATCH", "default_solver",
-           "default_method", "MIRRORED",
+           "default_method", "MIRRORED", "holders", "seat_source",
            "FORMAT"]
 
 #: the solvers: ``"vector"`` -- public chance sampling with a vector over one seat's hands
@@ -115,6 +116,28 @@ TEAM_AFTER_MUS = ("chica",)
 #: dealt, grande is chica with every hand reversed (:func:`musstats.tables.hands.reversed_hands`),
 #: one game solved once (:attr:`Spec.mirror`)
 MIRRORED = {"grande": "chica"}
+
+
+def holders(pattern: int) -> list[int]:
+    """The seats that hold a lance under a declaration pattern, in the order of speech."""
+    return [q for q in range(4) if pattern >> q & 1]
+
+
+def seat_source(lance: str, pattern: int) -> int | None:
+    """The declaration pattern of pares or juego whose game, the seats renamed, is this one's: the
+    first whose holders, in the order of speech, are on the same teams or on the teams swapped
+    (with the hands as dealt every seat's hand is alike, ties go to the holder who speaks
+    first, and a bet is answered in turn from the bettor, so only that order matters); None
+    where the pattern is the first of its kind.  Mano+postre, third+postre and second+third are
+    mano+second; second+third+postre is mano+second+third."""
+    if lance not in ("pares", "juego"):
+        return None
+    teams = [q % 2 for q in holders(pattern)]
+    for p in sorted(x for ln, x in D.SUBGAMES if ln == lance and x < pattern):
+        other = [q % 2 for q in holders(p)]
+        if other == teams or other == [1 - t for t in teams]:
+            return p
+    return None
 
 
 def default_method(deal: str, info: str, payoff: Payoff, lance: str | None = None) -> str:
@@ -209,21 +232,39 @@ class Spec:
                 **({"teams": "pairs"} if self.pairs else {}),
                 **({"batch_single": self.batch_single} if self.pairs and self._has_single() else {}),
                 **({"mus": mus} if (mus := D.deal_digest(self.deal, self.variant)) else {}),
-                **({"mirror": self.mirror.lance} if self.mirror is not None else {})}
+                **({"mirror": self.mirror.name} if self.mirror is not None else {})}
 
     @property
     def mirror(self) -> Spec | None:
-        """The spec whose solution, every hand reversed, is this one's (``MIRRORED``): grande as
-        dealt, with private information, the stones payoff and the default scheme, is chica's
-        solution wherever the reversal of the ranks makes them one game; None elsewhere."""
+        """The spec whose solution is this one's, renamed (:func:`musstats.engines.betting.solve.mirrored`):
+        with the hands as dealt, private information, the stones payoff and the default scheme,
+        grande is chica with every hand reversed (``MIRRORED``, wherever the reversal of the
+        ranks makes them one game), and a pattern of pares or juego is another with the seats
+        renamed (:func:`seat_source`); None elsewhere: the spec is solved itself."""
         from musstats.tables.hands import reversed_hands
 
-        if (self.lance not in MIRRORED or self.deal != "as-dealt" or self.info != "private" or self.warm
-                or not isinstance(self.payoff, StonePayoff)
-                or self.method != default_method(self.deal, self.info, self.payoff, self.lance)
-                or reversed_hands(self.variant) is None):
+        if (self.deal != "as-dealt" or self.info != "private" or self.warm or not isinstance(self.payoff, StonePayoff)
+                or self.method != default_method(self.deal, self.info, self.payoff, self.lance)):
             return None
-        return replace(self, lance=MIRRORED[self.lance])
+        if self.lance in MIRRORED:
+            return replace(self, lance=MIRRORED[self.lance]) if reversed_hands(self.variant) is not None else None
+        src = seat_source(self.lance, self.pattern)
+        return None if src is None else replace(self, pattern=src)
+
+    def mirror_map(self) -> tuple[list[int], Any]:
+        """How this spec's solution is read from its mirror's: for each seat the mirror's seat
+        whose strategy it plays, and the hand each hand plays as (an index array, or None: the
+        same hand).  Only for a spec with a mirror."""
+        from musstats.tables.hands import reversed_hands
+
+        m = self.mirror
+        assert m is not None
+        if m.lance != self.lance:  # the ranks reversed, the seats the same
+            return [0, 1, 2, 3], reversed_hands(self.variant)
+        mine, theirs = holders(self.pattern), holders(m.pattern)
+        seat = {a: b for a, b in zip(mine, theirs)}
+        rest = iter([q for q in range(4) if q not in theirs])
+        return [seat[q] if q in seat else next(rest) for q in range(4)], None
 
     @property
     def pairs(self) -> bool:

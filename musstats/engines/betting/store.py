@@ -134,9 +134,22 @@ def _plans_entry(spec: Spec) -> dict | None:
 
 def plans_meta(spec: Spec) -> dict | None:
     """How the shipped correlated plans of ``spec``'s subgame were built and measured (None where
-    none ship), without reading the plans themselves."""
+    none ship), without reading the plans themselves; a subgame with a mirror
+    (:attr:`.specs.Spec.mirror`) plays its mirror's plans renamed, with their figures."""
+    if spec.mirror is not None:
+        m = plans_meta(spec.mirror)
+        return None if m is None else _renamed_meta(spec, m)
     z = _plans_entry(spec)
     return None if z is None else S.unpack_meta(z)
+
+
+def _renamed_meta(spec: Spec, meta: dict) -> dict:
+    """A mirror's plan metadata for ``spec``: the pair's team and the lone holder (owner = seat)
+    as ``spec`` names them; every figure (stones for the pair's side) is the mirror's."""
+    seats, _ = spec.mirror_map()
+    opponent = seats.index(int(meta["opponent"]))
+    return {**meta, **spec.fields(), "team": 1 - opponent % 2, "opponent": opponent,
+            "mirror_of": spec.mirror.name if spec.mirror else None}
 
 
 def plans_digest(spec: Spec) -> str | None:
@@ -144,6 +157,8 @@ def plans_digest(spec: Spec) -> str | None:
     profiles and weights; None where none ship): what a table computed by playing them is keyed by."""
     import hashlib
 
+    if spec.mirror is not None:  # its mirror's plans, renamed
+        return plans_digest(spec.mirror)
     z = _plans_entry(spec)
     if z is None:
         return None
@@ -158,6 +173,17 @@ def get_plans(spec: Spec):
     from musstats.engines.solving.team import PlanMixture
 
     key = "plans:" + spec.key
+    if key not in S.MEMO and spec.mirror is not None:  # its mirror's plans, renamed
+        from musstats.engines.betting.solve import mirror_sigma
+
+        src = get_plans(spec.mirror)
+        S.MEMO[key] = None
+        if src is not None:
+            game, other = spec.game(), spec.mirror.game()
+            meta = _renamed_meta(spec, src.meta)
+            S.MEMO[key] = PlanMixture(int(meta["team"]), int(meta["opponent"]),
+                                      np.stack([mirror_sigma(spec, game, other, x) for x in src.sigmas]),
+                                      src.weights, meta)
     if key not in S.MEMO:
         z = _plans_entry(spec)
         S.MEMO[key] = None
