@@ -50,6 +50,8 @@ DEFAULT_GAMES = 2_000
 #: every hand awards at least 2 stones (grande and chica), so a game to T ends within T hands... x2: a bound
 MAX_HANDS_PER_GAME = 80
 _CHUNK = 1 << 17
+#: hands valued between two looks at Ctrl-C (the values are exact per hand: the chunking changes nothing)
+_HANDS_CHUNK = 1 << 15
 
 
 @dataclass
@@ -145,12 +147,18 @@ def arena(a: str = "equilibrium", b: str = "paso", *, hands: int = DEFAULT_HANDS
     ws: list[np.ndarray] = []
     partial = False
     with Interrupt() as ctrl_c:
-        for start in range(0, n_hands, _CHUNK):
+        for start in range(0, n_hands, _HANDS_CHUNK):
             if ctrl_c.hit:
                 partial = True
                 break
-            d = D.stream_deals(v, sd, start, min(_CHUNK, n_hands - start), D.ARENA_KEY)
-            xs.append((hand_values(d, v, a, b) - hand_values(d, v, b, a)) / 2)
+            d = D.stream_deals(v, sd, start, min(_HANDS_CHUNK, n_hands - start), D.ARENA_KEY)
+            try:
+                x = (hand_values(d, v, a, b, stop=lambda: ctrl_c.hit)
+                     - hand_values(d, v, b, a, stop=lambda: ctrl_c.hit))
+            except KeyboardInterrupt:  # stopped between two subgames: the chunk is dropped
+                partial = True
+                break
+            xs.append(x / 2)
             done += d.shape[0]
             if progress is not None:
                 progress(done, total)

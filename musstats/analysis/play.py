@@ -29,6 +29,7 @@ by lance, then the count in lance order; an accepted órdago ends the game.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 
@@ -267,12 +268,14 @@ def plan_groups(weights: np.ndarray, n: int, rng: np.random.Generator) -> list[t
     return [(int(k), np.nonzero(j == k)[0]) for k in np.unique(j)]
 
 
-def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str = "as-dealt") -> np.ndarray:
+def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str = "as-dealt",
+                stop: Callable[[], bool] | None = None) -> np.ndarray:
     """Team 0's expected stones of each deal (float [N]) when team 0 (mano and third) plays
     strategy set ``team0`` and team 1 plays ``team1``: the sum over the lances, an
     accepted órdago worth the payoff's K stones (the solver's game).  ``deal``: the hand
     distribution whose equilibrium strategies the ``equilibrium`` set plays
-    (:data:`musstats.engines.betting.deals.DEALS`)."""
+    (:data:`musstats.engines.betting.deals.DEALS`).  ``stop``: looked at between subgames; when
+    it says so, KeyboardInterrupt (the caller keeps what it had)."""
     from musstats.analysis.betting import _variant
     from musstats.engines.betting.info import prepare
     from musstats.engines.solving.dealt import deal_values
@@ -284,6 +287,8 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
     for lance, o, played, subs in D.lance_parts(d, v):
         x = np.where(played, paso_stones(lance, o), 0.0)
         for pat, sel in subs:
+            if stop is not None and stop():
+                raise KeyboardInterrupt
             sol, profiles, w = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
             x[sel] = sum(float(wj) * deal_values(sol.game, s, st, oo) for s, wj in zip(profiles, w))
