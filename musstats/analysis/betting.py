@@ -414,7 +414,7 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
         "strategies": (plans["strategies"] if plans else
                        "the equilibrium of the lance given who cut (mus-read)" if game.info == "mus-read" else
                        f"the per-lance equilibrium ({deal}, {info} information)"
-                       + (f", {sol.spec.mirror.lance}'s with every hand reversed (one game)" if sol.spec.mirror else "")),
+                       + (f", {sol.spec.mirror_text}" if sol.spec.mirror else "")),
         "plans": plans,
         "abstraction": tree.abstraction.describe(),
         "iterations": sol.iterations, "seed": sol.spec.seed, "strategy_source": sol.source,
@@ -451,9 +451,10 @@ def plans_key(v: Variant, deals: tuple[str, ...] = ("as-dealt",)) -> dict:
     out = {}
     for deal in deals:
         for lance, pat in D.SUBGAMES:
-            got = plans_digest(_spec(lance, pat, deal, "private", v))
+            spec = _spec(lance, pat, deal, "private", v)
+            got = plans_digest(spec)
             if got is not None:
-                out[f"{deal} {subgame_text(lance, pat)}"] = got
+                out[f"{deal} {spec.name}"] = got
     return out
 
 

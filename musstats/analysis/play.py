@@ -227,11 +227,12 @@ def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[
 def _profiles(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: str = "as-dealt"
               ) -> tuple:
     """A subgame's solved game and the profiles it is played by when team 0 plays set ``team0``
-    and team 1 ``team1``: (sol, profiles [P, slots], weights [P]).  Where a pair of holders plays
-    shipped correlated plans (:func:`musstats.analysis.betting.played_profiles`) and its team plays the
-    ``equilibrium`` set, one profile per plan, by the plans' weights (both partners play the same
-    plan); the lone holder's ``equilibrium`` is his strategy against their mixture, whatever the
-    pair plays.  Elsewhere one profile."""
+    and team 1 ``team1``: (sol, profile, weights [P]), ``profile(j)`` the j-th profile (stored
+    layout; made when asked, so that hundreds of plans are never held twice).  Where a pair of
+    holders plays shipped correlated plans (:func:`musstats.analysis.betting.played_profiles`)
+    and its team plays the ``equilibrium`` set, one profile per plan, by the plans' weights (both
+    partners play the same plan); the lone holder's ``equilibrium`` is his strategy against their
+    mixture, whatever the pair plays.  Elsewhere one profile."""
     from musstats.analysis.betting import _strategy, played_profiles
 
     def sigma_of(name: str):
@@ -242,20 +243,19 @@ def _profiles(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: st
     sol = _strategy(lance, pat, deal, "private", v)
     sets = (team0, team1)
     plans, weights, t = played_profiles(sol) if "equilibrium" in sets else (sol.sigma[None, :], np.ones(1), -1)
-    if t < 0:
-        s0 = strategy_sigma(team0, sol.game, sigma_of(team0).sigma, lance, pat, v)
-        s1 = s0 if team1 == team0 else strategy_sigma(team1, sol.game, sigma_of(team1).sigma, lance, pat, v)
-        return sol, mixed_sigma(sol.game, s0, s1)[None, :], np.ones(1)
-    other = {name: strategy_sigma(name, sol.game, sigma_of(name).sigma, lance, pat, v)
-             for name in set(sets) if name != "equilibrium"}
+
+    def mixes(name: str) -> bool:  # the set plays the plans (each profile whole: the pair's plan, the lone holder)
+        return name == "equilibrium" and t >= 0
+
+    own = {name: strategy_sigma(name, sol.game, sigma_of(name).sigma, lance, pat, v)
+           for name in set(sets) if not mixes(name)}
 
     def profile(j: int) -> np.ndarray:
-        s = [plans[j] if name == "equilibrium" else other[name] for name in sets]
-        return mixed_sigma(sol.game, s[0], s[1])
+        s = [plans[j] if mixes(name) else own[name] for name in sets]
+        return s[0] if team0 == team1 else mixed_sigma(sol.game, s[0], s[1])
 
-    if sets[t] != "equilibrium":  # the pair plays another set: the lone holder's strategy alone
-        return sol, profile(0)[None, :], np.ones(1)
-    return sol, np.stack([profile(j) for j in range(weights.size)]), weights
+    # where the pair plays another set, the lone holder's strategy (the same in every plan) alone
+    return sol, profile, weights if t >= 0 and mixes(sets[t]) else np.ones(1)
 
 
 def plan_groups(weights: np.ndarray, n: int, rng: np.random.Generator) -> list[tuple[int, np.ndarray]]:
@@ -289,9 +289,9 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
         for pat, sel in subs:
             if stop is not None and stop():
                 raise KeyboardInterrupt
-            sol, profiles, w = _profiles(lance, pat, v, team0, team1, deal)
+            sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
-            x[sel] = sum(float(wj) * deal_values(sol.game, s, st, oo) for s, wj in zip(profiles, w))
+            x[sel] = sum(float(wj) * deal_values(sol.game, profile(j), st, oo) for j, wj in enumerate(w))
         total += x
     return total
 
@@ -317,12 +317,12 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
         i = _COUNT_STEP[lance]
         steps[:, 4 + i] += np.where(played, paso_stones(lance, o), 0).astype(np.int64)
         for pat, sel in subs:
-            sol, profiles, w = _profiles(lance, pat, v, team0, team1, deal)
+            sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
             u = rng.random((sel.size, 32))
             term = np.zeros(sel.size, np.int64)
             for j, rows in plan_groups(w, sel.size, rng):
-                term[rows] = sample_terminals(sol.game, profiles[j], st[rows], u[rows])
+                term[rows] = sample_terminals(sol.game, profile(j), st[rows], u[rows])
             if record is not None:
                 record.append((lance, sel, sol.game.tree, term))
             now, count, winner = terminal_steps(sol.game.tree, term, oo)

@@ -370,20 +370,19 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
             o = states[a][1]
             for col, first in enumerate((a, b)):
                 plays = [first if q % 2 == 0 else (b if first == a else a) for q in range(4)]
+                game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
+                                         "owner": g0.owner}, g0.U, [0, 1, 0, 1],
+                                        [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
+                st = np.stack([states[x][0][:, q] for q, x in enumerate(plays)], axis=1).astype(np.int32)
                 mixed = team >= 0 and plays[team] == "per-lance"  # the pair plays its plans: one by one
                 for j, wj in (enumerate(w) if mixed else [(0, 1.0)]):
                     if team >= 0 and "per-lance" in plays:
                         sets["per-lance"] = _augmented(lance, int(pat), (), 1, v, "per-lance", plans[j])
-                    game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act,
-                                             "term": t.term, "owner": g0.owner}, g0.U, [0, 1, 0, 1],
-                                            [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
                     sigma = game.uniform()
-                    st = np.empty((sel.size, 4), np.int32)
                     for q, x in enumerate(plays):  # private: owner q is seat q
                         gx, sx = sets[x]
                         n = int(gx.n_states[q]) * int(gx.stride[q])
                         sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
-                        st[:, q] = states[x][0][:, q]
                     out[sel, col] += float(wj) * deal_values(game, sigma, st, o)
     return out
 

@@ -61,7 +61,7 @@ def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant, sea
     strategy against them."""
     from musstats.analysis import play
 
-    plan = None
+    plans, plan = None, None
     if name == "equilibrium":
         plans, partner = pair_plan(lance, pattern, deal, variant, seat)
         if plans is not None and not partner:
@@ -74,8 +74,8 @@ def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant, sea
     if got is None:
         method = getattr(play, "SOLVED_SETS", {}).get(name, "auto")  # a solved set reads its own strategies
         sol = solved(lance, pattern, deal, variant, method)
-        if plan is not None:
-            got = (sol.game, pair_plan(lance, pattern, deal, variant, seat)[0].sigmas[plan])
+        if plans is not None and plan is not None:
+            got = (sol.game, plans.sigmas[plan])
         else:
             got = (sol.game, strategy_sigma(name, sol.game, sol.sigma, lance, pattern, variant.lance_rules))
         with _LOCK:

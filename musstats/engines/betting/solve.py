@@ -170,7 +170,7 @@ def mirror_sigma(spec: Spec, game: Game, source: Game, sigma: np.ndarray) -> np.
     """A profile of ``spec``'s mirror (:attr:`.specs.Spec.mirror`, on its game ``source``) read as
     one of ``spec``'s (on ``game``, stored layout): each seat plays the strategy of the mirror's
     seat it stands for (:meth:`.specs.Spec.mirror_map`), each hand that of the hand it stands
-    for, on the same public tree."""
+    for, on the same public tree.  ``sigma``: one profile [slots] or a stack of them [P, slots]."""
     seats, hands = spec.mirror_map()
     t, u = game.tree, source.tree
     same = all(np.array_equal(np.asarray(getattr(t, a)), np.asarray(getattr(u, a))) for a in ("is_term", "first", "n_act"))
@@ -178,13 +178,12 @@ def mirror_sigma(spec: Spec, game: Game, source: Game, sigma: np.ndarray) -> np.
     owners = np.asarray(source.owner)[dec]
     if not same or not np.array_equal(np.asarray(game.owner)[dec], np.array([seats.index(int(k)) for k in owners])):
         raise MusError(f"internal: {spec.name} is not the mirror of {spec.mirror.name if spec.mirror else '?'}")
-    out = np.zeros(game.n_slots)
+    out = np.zeros(sigma.shape[:-1] + (game.n_slots,))
     for k in range(game.n_owners):  # private information: owner k is seat k
         lo, n, st = int(game.obase[k]), int(game.n_states[k]), int(game.stride[k])
-        j = seats[k]
-        slo = int(source.obase[j])
-        blk = sigma[slo: slo + n * st].reshape(n, st)
-        out[lo: lo + n * st] = (blk if hands is None else blk[hands]).reshape(-1)
+        slo = int(source.obase[seats[k]])
+        blk = sigma[..., slo: slo + n * st].reshape(sigma.shape[:-1] + (n, st))
+        out[..., lo: lo + n * st] = (blk if hands is None else blk[..., hands, :]).reshape(sigma.shape[:-1] + (-1,))
     return out
 
 
@@ -193,7 +192,7 @@ def mirrored(spec: Spec, source: Solved) -> Solved:
     solved)."""
     game = spec.game()
     return Solved(spec, game, mirror_sigma(spec, game, source.game, source.sigma), source.iterations, source.partial,
-                  0.0, None, [], source=f"{source.source}: {source.spec.name}'s, renamed", train_seconds=0.0)
+                  0.0, None, [], source=f"{source.source}: {spec.mirror_text}", train_seconds=0.0)
 
 
 def solve_subgame(spec: Spec, *, progress: Callable[[int, float, float | None], None] | None = None,

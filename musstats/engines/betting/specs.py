@@ -251,6 +251,15 @@ class Spec:
         src = seat_source(self.lance, self.pattern)
         return None if src is None else replace(self, pattern=src)
 
+    @property
+    def mirror_text(self) -> str:
+        """What the mirror is, for an answer: ``"chica's with every hand reversed (one game)"``,
+        ``"juego mano+second+third's with the seats renamed (one game)"``.  Only for a spec with a mirror."""
+        m = self.mirror
+        assert m is not None
+        how = "every hand reversed" if m.lance != self.lance else "the seats renamed"
+        return f"{m.name}'s with {how} (one game)"
+
     def mirror_map(self) -> tuple[list[int], Any]:
         """How this spec's solution is read from its mirror's: for each seat the mirror's seat
         whose strategy it plays, and the hand each hand plays as (an index array, or None: the

@@ -179,10 +179,9 @@ def get_plans(spec: Spec):
         src = get_plans(spec.mirror)
         S.MEMO[key] = None
         if src is not None:
-            game, other = spec.game(), spec.mirror.game()
             meta = _renamed_meta(spec, src.meta)
             S.MEMO[key] = PlanMixture(int(meta["team"]), int(meta["opponent"]),
-                                      np.stack([mirror_sigma(spec, game, other, x) for x in src.sigmas]),
+                                      mirror_sigma(spec, spec.game(), spec.mirror.game(), src.sigmas),
                                       src.weights, meta)
     if key not in S.MEMO:
         z = _plans_entry(spec)
