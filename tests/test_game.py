@@ -352,6 +352,22 @@ def test_cache_is_keyed_by_every_switch(_cache, switches):
     assert np.array_equal(game_model("8-reyes", deals=40_000, seed=77).p, plain.p)
 
 
+def test_the_betting_tables_cache_is_keyed_by_the_plans(monkeypatch):
+    """The model with betting plays the pairs' correlated plans where they ship: a change of the
+    plans (their digest in betting_key) gives its outcome table and P(win) grid another key in
+    memory and on disk, never the table played with the old plans."""
+    from musstats.analysis import betting as betting_mod
+    from musstats.analysis.game import model as game_mod
+
+    v = Variant()
+    before = game_mod.betting_key(v, 1000, 1)
+    assert before["plans"]  # plans ship for the hands as dealt
+    monkeypatch.setattr(betting_mod, "plans_key", lambda v, deals: {"juego-7 as-dealt": "other plans"})
+    after = game_mod.betting_key(v, 1000, 1)
+    assert after["strategies"] == before["strategies"] and after["plans"] != before["plans"]
+    assert game_mod._betting_memo_key(after) != game_mod._betting_memo_key(before)
+
+
 def test_cache_off(monkeypatch, tmp_path):
     from musstats.engines.cache import cache_dir
 

@@ -235,6 +235,12 @@ def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> 
             "plans": plans_key(v, deals)}
 
 
+def _betting_memo_key(k: dict) -> tuple:
+    """The memory and disk cache key of a betting outcome table: every field of its
+    :func:`betting_key` (the strategies and the plans they are played by included)."""
+    return ("betting", json.dumps(k, sort_keys=True))
+
+
 #: P(win) grids of the betting model already computed in this process (its DP takes about a second)
 _GRIDS: dict[tuple, np.ndarray] = {}
 
@@ -261,7 +267,7 @@ def _cached_betting(v: Variant, n: int, seed: int, timings: dict[str, float], pr
 
     t0 = time.perf_counter()
     k = betting_key(v, n, seed, source)
-    key = ("betting", k["rules"], k["deal"], k["play"], n, seed, json.dumps(k["strategies"], sort_keys=True))
+    key = _betting_memo_key(k)
     if key not in _MEMO:
         shipped = load_shipped(v, k)
         if shipped is not None:
