@@ -124,6 +124,18 @@ def build(spec, t: int, args, source: Path | None) -> dict:
     return {"sigma": q, "weights": w, "meta": S.meta_array({**spec.fields(), **meta})}
 
 
+def _run_digest(path: Path | None) -> str:
+    """What an imported run is keyed by: its file's content (a run continued into the same file
+    is another run), or "" where the plans are built here."""
+    import hashlib
+
+    if path is None:
+        return ""
+    if not path.is_file():
+        raise SystemExit(f"no such run file: {path}")
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:24]
+
+
 def main(argv=None) -> int:
     from musstats.engines.betting.specs import Spec
     from musstats.engines.betting.store import plans_path
@@ -163,7 +175,7 @@ def main(argv=None) -> int:
         lance, p = names[n]
         spec = Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v)
         key = S.strategy_key({**spec.fields(), "plans": [args.minutes, args.iterations, args.samples, args.floor,
-                                                          str(sources.get(n)), 4]})
+                                                          _run_digest(sources.get(n)), 4]})
         kind = f"plans-{n}-{args.deal}"
         entry = S.cache_load(kind, key)
         if entry is None:
