@@ -212,7 +212,7 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
     ones at the other equals an exact walk of each lance's tree in which every seat looks up its
     own set's shipped strategy for its own state (the hand, and for the cut strategies the seat
     that cut); the two seatings differ, and a set against itself scores 0."""
-    from musstats.analysis.betting import played_strategy
+    from musstats.analysis.betting import played_profiles, played_strategy
     from musstats.analysis.whole_hand import hand_scores
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.info import prepare
@@ -240,13 +240,18 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
                         for x in ("mus-read", "per-lance")}
                 states = {x: prepare(s.game, sub.final[[i]], v, lance)[0][0] for x, s in sols.items()}
                 o = int(prepare(sols["per-lance"].game, sub.final[[i]], v, lance)[1][0])
+                # where a pair of holders has correlated plans, the per-lance set plays each plan's
+                # whole profile by its weight (the lone holder's strategy is the same in every plan)
+                prof, w, team = played_profiles(sols["per-lance"])
                 for col, first in enumerate(("mus-read", "per-lance")):
                     plays = [first if q % 2 == 0 else ({"mus-read", "per-lance"} - {first}).pop() for q in range(4)]
-                    sig = [sols[x].sigma for x in plays]
                     st = [states[x][q] for q, x in enumerate(plays)]
                     g = sols[plays[0]].game
-                    # every seat's strategy from its own set: the walk looks up each owner's own sigma
-                    want[i, col] += walk(_SeatGame(g, [sols[x].game for x in plays]), sig, st, o, 0)
+                    mixed = team >= 0 and plays[team] == "per-lance"
+                    for j, wj in (enumerate(w) if mixed else [(0, 1.0)]):
+                        sig = [prof[j] if x == "per-lance" else sols[x].sigma for x in plays]
+                        # every seat's strategy from its own set: the walk looks up each owner's own sigma
+                        want[i, col] += wj * walk(_SeatGame(g, [sols[x].game for x in plays]), sig, st, o, 0)
     np.testing.assert_allclose(got, want, atol=1e-9)
     assert np.abs(got[:, 0] - got[:, 1]).max() > 1e-3  # who sits where matters
     same = hand_scores(sub, "per-lance", "per-lance", v)
