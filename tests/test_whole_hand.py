@@ -211,7 +211,8 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
     """Each hand's score with the strategies that read who cut at one team and the per-lance
     ones at the other equals an exact walk of each lance's tree in which every seat looks up its
     own set's shipped strategy for its own state (the hand, and for the cut strategies the seat
-    that cut); the two seatings differ, and a set against itself scores 0."""
+    that cut; where correlated plans ship, the per-lance set's pair plays each plan by its
+    weight); the two seatings differ, and a set against itself scores 0."""
     from musstats.analysis.betting import played_profiles, played_strategy
     from musstats.analysis.whole_hand import hand_scores
     from musstats.engines.betting import deals as D
