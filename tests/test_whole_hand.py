@@ -247,12 +247,12 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
                 for col, first in enumerate(("mus-read", "per-lance")):
                     plays = [first if q % 2 == 0 else ({"mus-read", "per-lance"} - {first}).pop() for q in range(4)]
                     st = [states[x][q] for q, x in enumerate(plays)]
-                    g = sols[plays[0]].game
+                    # every seat's strategy from its own set: the walk looks up each owner's own sigma
+                    seat_game = _SeatGame(sols[plays[0]].game, [sols[x].game for x in plays])
                     mixed = team >= 0 and plays[team] == "per-lance"
                     for j, wj in (enumerate(w) if mixed else [(0, 1.0)]):
                         sig = [prof[j] if x == "per-lance" else sols[x].sigma for x in plays]
-                        # every seat's strategy from its own set: the walk looks up each owner's own sigma
-                        want[i, col] += wj * walk(_SeatGame(g, [sols[x].game for x in plays]), sig, st, o, 0)
+                        want[i, col] += wj * walk(seat_game, sig, st, o, 0)
     np.testing.assert_allclose(got, want, atol=1e-9)
     assert np.abs(got[:, 0] - got[:, 1]).max() > 1e-3  # who sits where matters
     same = hand_scores(sub, "per-lance", "per-lance", v)
