@@ -369,10 +369,10 @@ def test_a_ctrl_c_during_a_numba_compilation_calls_the_hook_at_once(monkeypatch)
 
     called: list[float] = []
     monkeypatch.setattr(Interrupt, "on_compiling", lambda: called.append(time.perf_counter()))
-    lines = "".join(f"    x = x * {i % 7 + 1} + {i} if x < {i} else x - {i}\n" for i in range(100))
+    lines = "".join(f"    x = x * {i % 7 + 1} + {i} if x < {i} else x - {i}\n" for i in range(250))
     g: dict = {}
     exec("def slow_to_compile(x):\n" + lines + "    return x\n", g)
-    kernel = numba.njit(g["slow_to_compile"])  # about 2 s to compile, never cached
+    kernel = numba.njit(g["slow_to_compile"])  # 3-5 s to compile on the 2-core machine, never cached
     sent: list[float] = []
 
     def ctrl_c():
