@@ -277,6 +277,7 @@ def test_arena_cli(capsys):
                            (["arena", "--variant", "ten-kings", "--hands", "10"], "ten kings"),
                            (["arena", "--a", "mus-read", "--b", "paso"], "whole hands"),
                            (["arena", "--a", "mus-read", "--b", "equilibrium,paso"], "whole hands"),
+                           (["arena", "--a", "whole-hand", "--b", "heuristic"], "whole hands"),
                            (["arena", "--a", "mus-read", "--b", "equilibrium", "--pair-response", "chica"],
                             "pair-response")):
         assert_exit2_one_line(capsys, argv, fragment)
@@ -298,6 +299,32 @@ def test_the_arena_plays_whole_hands_with_the_strategies_that_read_who_cut(capsy
     assert m["hands"]["se"] > 0
     same = arena("mus-read", "mus-read", hands=2000)
     assert same.stones == 0.0 and same.hands == 2000
+
+
+def test_whole_hand_cuts_by_the_mus_equilibrium_on_the_same_cards():
+    """whole-hand: the betting of mus-read, each of its seats cutting by the mus decision's
+    equilibrium.  Each seating has its own mus phase on the same cards: the cards dealt do not
+    depend on who cuts, a seat that cuts with every hand ends every mus at once, and the
+    cutter is the first seat from mano whose rule cuts."""
+    from musstats.analysis.cut_game import equilibrium_flags
+    from musstats.analysis.whole_hand import deal_hands
+    from musstats.tables.policies import cut_flags
+
+    v = Variant()
+    eq, fl = equilibrium_flags(v), cut_flags(v)
+    assert eq.shape == fl.shape and (eq != fl).any()
+    a = deal_hands(3000, 5, v, fl)
+    b = deal_hands(3000, 5, v, eq)
+    c = deal_hands(3000, 5, v, np.ones_like(fl))
+    assert (a.dealt == b.dealt).all() and (a.dealt == c.dealt).all()
+    assert not c.mus.any() and (c.cutter == 0).all() and (c.final == c.dealt).all()
+    for h, f in ((a, fl), (b, eq)):
+        cuts = f[np.arange(4)[None, :], h.dealt]
+        first = np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1)
+        assert (h.cutter == first).all() and (h.mus == (first < 0)).all()
+    r = arena("whole-hand", "mus-read", hands=3000)
+    assert r.meta["cuts"] == {"whole-hand": "equilibrium", "mus-read": "flags"} and r.hands == 3000 and r.stones_se > 0
+    assert arena("whole-hand", "whole-hand", hands=1000).stones == 0.0
 
 
 # --------------------------------------------------------------------------- the game model with betting

@@ -179,7 +179,7 @@ def test_mus_with_betting_is_en_paso_plus_the_gains():
     assert b["cut"]["ev_total"] == pytest.approx(float(adv.cut_ev.sum()) + gain[3, h])
     assert b["difference"]["value"] == pytest.approx(b["mus"]["ev_total"] - b["cut"]["ev_total"])
     assert b["advice"] == ("cut" if b["difference"]["value"] <= 0 else "ask for mus")
-    assert adv.advice == ("cut" if adv.diff <= 0 else "ask for mus")  # the en-paso advice is kept
+    assert adv.advice_en_paso == ("cut" if adv.diff <= 0 else "ask for mus")  # the en-paso advice is kept
 
 
 def test_no_betting_column_where_the_gain_table_does_not_ship():

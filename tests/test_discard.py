@@ -281,10 +281,13 @@ def test_discard_and_mus_json(capsys):
     assert mdoc["difference"]["value"] == pytest.approx(mdoc["mus"]["ev_total"] - mdoc["cut"]["ev_total"])
     assert 0 < mdoc["p_others_ask"] < 1 and mdoc["given"] == "the other three ask for mus"
     assert 0 < mdoc["difference"]["se"] < mdoc["cut"]["se"] + mdoc["mus"]["se"]  # common random numbers
-    # the answer is the one with betting (it ships for 8 reyes), and so is the keep-set: discard's best
-    b = mdoc["with_betting"]
-    assert mdoc["advice"] == mdoc["recommended"] == b["advice"] == ("cut" if b["difference"]["value"] <= 0
-                                                                    else "ask for mus")
+    # the answer is the mus decision's equilibrium (it ships for 8 reyes); the comparison with
+    # betting against the shipped cut flags is kept beside it, and the keep-set is discard's best
+    b, eq = mdoc["with_betting"], mdoc["equilibrium"]
+    assert mdoc["advice"] == mdoc["recommended"] == eq["advice"] == ("cut" if eq["p_cut"] >= 0.5 else "ask for mus")
+    assert mdoc["advice_by"] == "equilibrium of the mus decision" and 0 < eq["speaks"] <= 1
+    assert eq["cut_minus_ask"] == pytest.approx(eq["ev_cut"] - eq["ev_ask"])
+    assert b["advice"] == ("cut" if b["difference"]["value"] <= 0 else "ask for mus")
     assert mdoc["keep"] == b["keep"] == doc["recommended"] and mdoc["keep_ranked_by"] == "total with betting"
     # one computation: the same seed gives mus the numbers discard shows for that keep-set
     row = by_keep[mdoc["keep"]]

@@ -238,23 +238,24 @@ def test_the_command_gives_the_decision_and_the_reads_as_json(capsys):
 
 
 def test_the_mus_and_the_discard_decisions_are_those_of_mus_and_discard():
-    """At your mus call the flags' choice with the values musstats mus gives both; at the
+    """At your mus call the mus decision's equilibrium, as musstats mus gives it; at the
     discard the table's keep and musstats discard's values of the best keep-sets."""
     import musstats
     from musstats.analysis.practice.values import MUS_SEED, MUS_TRIALS
     from musstats.analysis.reading import hand
-    from musstats.rules.cards import parse_hand
-    from musstats.tables.hands import hand_tables
-    from musstats.tables.policies import cut_flags
 
     r = hand("R R 7 A", "second", history="mus", samples=20_000)
     d = r.decision
     assert d["kind"] == "mus" and set(d["actions"]) == {"mus", "corto"}
-    cut = bool(cut_flags(V)[1, hand_tables(V).index_of(parse_hand("R R 7 A"))])
-    assert d["actions"]["corto"]["p"] == (1.0 if cut else 0.0)
-    b = musstats.mus("R R 7 A", "second", trials=MUS_TRIALS, seed=MUS_SEED).betting
-    assert d["actions"]["corto"]["ev"] == pytest.approx(b["cut"]["ev_total"], abs=1e-4)
-    assert d["actions"]["mus"]["ev"] == pytest.approx(b["mus"]["ev_total"], abs=1e-4)
+    # the mus call: the equilibrium of the mus decision, as `musstats mus` gives it
+    m = musstats.mus("R R 7 A", "second", trials=MUS_TRIALS, seed=MUS_SEED)
+    eq = m.equilibrium
+    assert eq is not None
+    assert d["actions"]["corto"]["p"] == pytest.approx(eq["p_cut"], abs=1e-4)
+    assert d["actions"]["mus"]["p"] == pytest.approx(1 - eq["p_cut"], abs=1e-4)
+    assert d["actions"]["corto"]["ev"] == pytest.approx(eq["ev_cut"], abs=1e-4)
+    assert d["actions"]["mus"]["ev"] == pytest.approx(eq["ev_ask"], abs=1e-4)
+    assert (d["actions"]["corto"]["p"] >= 0.5) == (m.advice == "cut")
     r = hand("R R 7 A", "second", history="mus,mus,mus,mus", samples=20_000)
     d = r.decision
     got = musstats.discard("R R 7 A", "second", trials=MUS_TRIALS, seed=MUS_SEED)

@@ -203,6 +203,9 @@ def test_mus_columns_are_the_mus_computation(small):
         assert bet is not None and row["mus_keep_bet"] == bet["keep"] == row["best_keep"]  # one keep-set
         assert row["mus_gain_bet"] == bet["difference"]["value"] and row["mus_gain_bet_se"] == bet["difference"]["se"]
         assert row["advice_bet"] == ("cut" if bet["advice"] == "cut" else "mus")
+        eq = adv.equilibrium  # and the mus decision's equilibrium, the advice `mus` gives
+        assert eq is not None and row["cut_p_eq"] == eq["p_cut"] and row["cut_gain_eq"] == eq["cut_minus_ask"]
+        assert row["advice_eq"] == ("cut" if adv.advice == "cut" else "mus")
         # cutting, on the deals in which the other three ask, is the exact showdown with the
         # other seats' hands restricted to those they do not cut with
         ctx = make_context(Variant(), hand, seat)

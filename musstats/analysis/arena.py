@@ -16,9 +16,13 @@ Strategy sets: :data:`musstats.analysis.play.STRATEGY_SETS`.  Hands are played a
 (no mus round), the hands the shipped equilibrium strategies were solved for.
 
 **Whole hands** (:data:`WHOLE_HAND_SETS`): ``mus-read``, the strategies that read who cut,
-plays the equilibrium (the per-lance strategies) on whole hands: each hand goes through the
-shipped cut flags and discard table, then is bet twice with the seats swapped
-(:func:`musstats.analysis.whole_hand.hand_scores`); games are not played in this mode.
+and ``whole-hand``, the same betting with the cuts of the mus decision's equilibrium
+(:mod:`musstats.analysis.cut_game`; each hand by its likelier choice), play the equilibrium
+(the per-lance strategies, with the shipped cut flags) or each other on whole hands: each hand
+goes through the mus phase (each seat cutting by its set's rule, the discard table), then is
+bet twice with the seats swapped (:func:`musstats.analysis.whole_hand.hand_scores`); where
+the two sets cut by different rules each seating has its own mus phase on the same cards.
+Games are not played in this mode.
 """
 
 from __future__ import annotations
@@ -39,11 +43,13 @@ from musstats.rules.variant import Variant, make_variant
 __all__ = ["WHOLE_HAND_SETS", "ARENA_SETS", "pair_response", "PAIR_SAMPLES", "ArenaResult", "arena", "play_games", "MAX_HANDS_PER_GAME", "DEFAULT_HANDS", "DEFAULT_GAMES"]
 
 #: strategy sets played on whole hands (the mus phase, then the lances bet by what each set reads)
-WHOLE_HAND_SETS = ("mus-read",)
+WHOLE_HAND_SETS = ("mus-read", "whole-hand")
 #: every set the arena plays
 ARENA_SETS = STRATEGY_SETS + WHOLE_HAND_SETS
-#: the per-lance strategies' name on whole hands
-_WHOLE_NAME = {"equilibrium": "per-lance", "mus-read": "mus-read"}
+#: the betting each set plays whole hands with (:data:`musstats.analysis.whole_hand.STRATEGY_SETS`)
+_WHOLE_NAME = {"equilibrium": "per-lance", "mus-read": "mus-read", "whole-hand": "mus-read"}
+#: who cuts the mus in each set: the shipped cut flags, or the mus decision's equilibrium
+_WHOLE_CUTS = {"equilibrium": "flags", "mus-read": "flags", "whole-hand": "equilibrium"}
 
 DEFAULT_HANDS = 200_000
 DEFAULT_GAMES = 2_000
@@ -204,8 +210,10 @@ def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
 
     for name in (a, b):
         if name not in _WHOLE_NAME:
-            raise MusError(f"on whole hands {WHOLE_HAND_SETS[0]} plays the equilibrium (the per-lance strategies) "
-                           f"or itself, not {name!r}")
+            raise MusError(f"on whole hands {' and '.join(WHOLE_HAND_SETS)} play the equilibrium (the per-lance "
+                           f"strategies) or each other, not {name!r}")
+    flags = {rule: _cut_rule(rule, v) for rule in {_WHOLE_CUTS[a], _WHOLE_CUTS[b]}}
+    fa, fb = flags[_WHOLE_CUTS[a]], flags[_WHOLE_CUTS[b]]
     xs: list[np.ndarray] = []
     partial = False
     with Interrupt() as ctrl_c:
@@ -213,21 +221,46 @@ def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
             if ctrl_c.hit:
                 partial = True
                 break
-            h = deal_hands(min(_CHUNK, n_hands - start), D.derived_seed(sd, D.ARENA_KEY, 1, i), v)
-            sc = hand_scores(h, _WHOLE_NAME[a], _WHOLE_NAME[b], v)
-            xs.append((sc[:, 0] - sc[:, 1]) / 2)
+            m, s = min(_CHUNK, n_hands - start), D.derived_seed(sd, D.ARENA_KEY, 1, i)
+            if fa is fb:  # one mus phase for both seatings
+                h = deal_hands(m, s, v, fa)
+                sc = hand_scores(h, _WHOLE_NAME[a], _WHOLE_NAME[b], v)
+                x0, x1 = sc[:, 0], sc[:, 1]
+            else:  # each seating's own mus phase (a seat cuts by its set's rule), the same cards
+                x0 = hand_scores(deal_hands(m, s, v, np.where(_TEAM0[:, None], fa, fb)), _WHOLE_NAME[a],
+                                 _WHOLE_NAME[b], v)[:, 0]
+                x1 = hand_scores(deal_hands(m, s, v, np.where(_TEAM0[:, None], fb, fa)), _WHOLE_NAME[a],
+                                 _WHOLE_NAME[b], v)[:, 1]
+            xs.append((x0 - x1) / 2)
             if progress is not None:
-                progress(start + h.n, n_hands)
+                progress(start + m, n_hands)
     x = np.concatenate(xs) if xs else np.zeros(0)
-    m, se = _mean_se(x)
+    mean, se = _mean_se(x)
     meta = {"variant": v.name, "rules": v.describe(), "target": v.target, "seed": sd, "deal": "whole hands",
             "info": "private", "ordago_stones_in_hands": DEFAULT_ORDAGO_STONES,
-            "method": ("hands: each hand through the shipped cut flags and discard table, then bet with A at team 0 "
-                       "and at team 1, A's mean expected stones (exact over the strategies' randomisation; the "
-                       "per-lance strategies read nothing of the mus, mus-read reads who cut); games: not played "
-                       "on whole hands"),
+            "method": ("hands: each hand through the mus phase (each seat cutting by its set's rule: the shipped "
+                       "cut flags, or for whole-hand the mus decision's equilibrium) and the discard table, then bet "
+                       "with A at team 0 and at team 1, A's mean expected stones (exact over the strategies' "
+                       "randomisation; the per-lance strategies read nothing of the mus, mus-read and whole-hand "
+                       "read who cut); games: not played on whole hands"),
+            "cuts": {a: _WHOLE_CUTS[a], b: _WHOLE_CUTS[b]},
             "strategy_sets": list(ARENA_SETS)}
-    return ArenaResult(a, b, int(x.size), m, se, 0, None, None, partial, meta)
+    return ArenaResult(a, b, int(x.size), mean, se, 0, None, None, partial, meta)
+
+
+#: seats of team 0 (mano and third)
+_TEAM0 = np.array([True, False, True, False])
+
+
+def _cut_rule(rule: str, v: Variant) -> np.ndarray:
+    """The cut flags bool [4, H] of a rule of :data:`_WHOLE_CUTS`."""
+    if rule == "equilibrium":
+        from musstats.analysis.cut_game import equilibrium_flags
+
+        return equilibrium_flags(v)
+    from musstats.tables.policies import cut_flags
+
+    return cut_flags(v)
 
 
 #: samples per owner of :func:`pair_response`'s search and valuation

@@ -338,6 +338,7 @@ class MusAdvice:
     partial: bool = False
     betting: dict | None = None  # the comparison with betting (see BETTING_NOTE), where available
     ranked_by: str = "total en paso"  # how ``keep`` was chosen (the ranking of :func:`discard`), or "yours"
+    equilibrium: dict | None = None  # the mus decision's equilibrium for this hand and seat, where it ships
 
     @property
     def variant(self) -> Variant:
@@ -355,8 +356,17 @@ class MusAdvice:
 
     @property
     def advice(self) -> str:
-        """``"cut"`` or ``"ask for mus"``: with betting where it ships, else en paso."""
+        """``"cut"`` or ``"ask for mus"``: the mus decision's equilibrium where it ships, else the
+        comparison with betting, else en paso."""
+        if self.equilibrium is not None:
+            return self.equilibrium["advice"]
         return self.betting["advice"] if self.betting is not None else self.advice_en_paso
+
+    @property
+    def advice_by(self) -> str:
+        if self.equilibrium is not None:
+            return "equilibrium of the mus decision"
+        return "with betting" if self.betting is not None else "en paso"
 
     def to_frame(self):
         """Per lance: net stones and p_team if the mus is cut and after a mus round."""
@@ -385,9 +395,9 @@ class MusAdvice:
             "cut": {"ev_total": float(self.cut_ev.sum()), "se": self.cut_total_se},
             "mus": {"ev_total": float(self.mus_ev.sum()), "se": self.mus_total_se},
             "difference": {"value": self.diff, "se": self.diff_se},
-            "advice": self.advice, "recommended": self.advice,
-            "advice_by": "with betting" if self.betting is not None else "en paso",
+            "advice": self.advice, "recommended": self.advice, "advice_by": self.advice_by,
             "advice_en_paso": self.advice_en_paso, "keep_ranked_by": self.ranked_by,
+            **({"equilibrium": self.equilibrium} if self.equilibrium is not None else {}),
             **({"with_betting": self.betting} if self.betting is not None else {}),
             "lances": lances,
         }
@@ -442,7 +452,26 @@ def advice_from(ctx: Context, ev: KeepEval, opts: list, chosen: int | None, poli
     return MusAdvice(ctx, opts[best][2], policy, rounds, ev.trials, ev.seed,
                      ev.ev[cut], ev.p_team[cut], ev.ev_se[cut], ev.ev[best], ev.ev_se[best], ev.p_team[best],
                      float(tse[cut]), float(tse[best]), ev.diff_se(best, cut), ev.p_deal_kept, ev.partial,
-                     _mus_betting(ctx, ev, opts, best, rk, rounds), rk.ranked_by if chosen is None else "yours")
+                     _mus_betting(ctx, ev, opts, best, rk, rounds), rk.ranked_by if chosen is None else "yours",
+                     mus_equilibrium(ctx, rounds, policy))
+
+
+def mus_equilibrium(ctx: Context, rounds: int, policy: str) -> dict | None:
+    """The shipped equilibrium of the mus decision for the context's hand and seat
+    (:func:`musstats.analysis.cut_game.cut_advice`, with ``advice`` and what it is of), or None
+    where it does not answer the question: it is solved for four partners, one mus round, the
+    others discarding by the strategy table, no mus visto and no 4-5-6-7 redeal, and ships for
+    8 reyes."""
+    v = ctx.variant
+    if ctx.seating != FOUR or v.ten_kings or v.mus_visto or v.redeal_4567 or rounds != 1 or policy != "table":
+        return None
+    from musstats.analysis.cut_game import EQUILIBRIUM_NOTE, cut_advice, ships
+
+    if not ships(v):
+        return None
+    d = cut_advice(ctx.user, ctx.seat, v)
+    d.update(advice="cut" if d["p_cut"] >= 0.5 else "ask for mus", what=EQUILIBRIUM_NOTE)
+    return d
 
 
 def _mus_betting(ctx: Context, ev: KeepEval, opts: list, best: int, rk: KeepRanking, rounds: int) -> dict | None:

@@ -631,8 +631,18 @@ def _decision(hist: History, q: int, h: int, cards, final: np.ndarray, w: np.nda
     if kind == "mus":
         from musstats.tables.policies import cut_flags
 
+        from musstats.analysis.cut_game import EQUILIBRIUM_NOTE, cut_advice, ships
         from musstats.analysis.practice.values import mus_options
 
+        if ships(v):  # the mus decision's equilibrium: the answer `musstats mus` gives
+            e = cut_advice(h, q, v)
+            return {"kind": "mus", "seat": SEATS[q], "lance": None,
+                    "actions": {"mus": {"p": round(1.0 - e["p_cut"], 4), "ev": round(e["ev_ask"], 4), "se": None},
+                                "corto": {"p": round(e["p_cut"], 4), "ev": round(e["ev_cut"], 4), "se": None}},
+                    "best_reading": "mus" if e["ev_ask"] > e["ev_cut"] else "corto",
+                    "difference": round(-e["cut_minus_ask"], 4), "difference_se": round(e["se"], 4),
+                    "source": f"P and EV: the {EQUILIBRIUM_NOTE} (the calls so far are not read: you speak only "
+                              "when everybody before you asked)"}
         cut = bool(cut_flags(v)[q, h])
         m = mus_options(_label(h, v), q)
         o = m["options"]

@@ -22,6 +22,10 @@ Columns (``LANCES`` = grande chica pares juego punto):
   the other three ask): ``mus_keep_bet`` (the keep-set that is best with betting),
   ``mus_gain_bet`` ± ``mus_gain_bet_se`` (asking minus cutting) and ``advice_bet``; NaN and
   ``–`` where the gain tables do not ship (anything but plain 8 reyes, one mus round);
+* the equilibrium of the mus decision, as ``musstats mus`` gives it
+  (:mod:`musstats.analysis.cut_game`): ``cut_p_eq`` (the probability of cutting),
+  ``cut_gain_eq`` ± ``cut_gain_eq_se`` (cutting minus asking, for the seat's team, when he
+  speaks) and ``advice_eq``; NaN and ``–`` where it does not ship;
 * ``ev_bet_<lance>`` and ``ev_bet_total``: the expected net stones of the hand under
   equilibrium betting of every lance (the shipped strategies, hands as dealt; Monte Carlo
   over 1,000,000 deals, :func:`musstats.analysis.betting.ev_table`), beside the en-paso
@@ -75,7 +79,7 @@ COLUMNS = (
     + [f"{st}_{lance}" for lance in LANCES for st in ("p_team", "p_self", "ev_net")]
     + ["ev_net_total", "p_others_ask", "mus_cut_ev", "best_keep", "best_discard", "mus_ev_total", "mus_se_total",
        "mus_gain", "mus_gain_se", "advice", "advice_close", "mus_keep_bet", "mus_gain_bet", "mus_gain_bet_se",
-       "advice_bet"]
+       "advice_bet", "cut_p_eq", "cut_gain_eq", "cut_gain_eq_se", "advice_eq"]
     + [f"p_ordago_{lance}" for lance in LANCES]
     + ["ordago_break_even_call", "ordago_break_even_accept", "ordago_call"]
     + [f"ev_bet_{lance}" for lance in LANCES] + ["ev_bet_total"]
@@ -239,6 +243,13 @@ def hand_rows(h: int, job: TableJob) -> list[dict[str, Any]]:
             "mus_gain_bet": bet["difference"]["value"] if bet else float("nan"),
             "mus_gain_bet_se": bet["difference"]["se"] if bet else float("nan"),
             "advice_bet": ("cut" if bet["difference"]["value"] <= 0 else "mus") if bet else "–",
+        })
+        eq = adv.equilibrium  # the mus decision's equilibrium (None where it does not ship)
+        row.update({
+            "cut_p_eq": eq["p_cut"] if eq else float("nan"),
+            "cut_gain_eq": eq["cut_minus_ask"] if eq else float("nan"),
+            "cut_gain_eq_se": eq["se"] if eq else float("nan"),
+            "advice_eq": ("cut" if eq["advice"] == "cut" else "mus") if eq else "–",
         })
         calls = []
         call_be, accept_be = job.break_even[s % 2]

@@ -140,20 +140,22 @@ def mus_class(h: Hands, strategies: str) -> tuple[np.ndarray, int]:
     return h.mus.astype(np.int64), 2
 
 
-def deal_hands(n: int, seed: int, variant: Variant | None = None) -> Hands:
-    """``n`` hands dealt and through the mus phase with the shipped cut flags and discard table
-    (seed ``seed``), before any lance is bet."""
+def deal_hands(n: int, seed: int, variant: Variant | None = None, cut: np.ndarray | None = None) -> Hands:
+    """``n`` hands dealt and through the mus phase with the shipped cut flags (or the flags
+    ``cut``, bool [4, H], a row per seat) and discard table (seed ``seed``), before any lance is
+    bet.  The same seed deals the same cards whatever the flags."""
     from musstats.engines.musphase import deals_after_mus
     from musstats.tables.policies import cut_flags, get_policy
 
     v = variant or Variant()
-    out = deals_after_mus(int(n), int(seed), v, rounds=1, cut=cut_flags(v), with_dealt=True, key=(D.PLAY_KEY, 1))
+    flags = cut_flags(v) if cut is None else np.asarray(cut, bool)
+    out = deals_after_mus(int(n), int(seed), v, rounds=1, cut=flags, with_dealt=True, key=(D.PLAY_KEY, 1))
     final, mus, dealt = np.ascontiguousarray(out[:, :4]), out[:, 4] > 0, np.ascontiguousarray(out[:, 5:9])
     pol, _ = get_policy("table", v)
     kept = np.array([[bin(int(x)).count("1") for x in row] for row in pol], np.int64)
     counts = np.where(mus[:, None], 4 - kept[np.arange(4)[None, :], dealt], 0)
     pm, jm = D.holder_masks(final, v)
-    return Hands(dealt, final, mus, D.cutter(dealt, v), counts, pm.astype(np.int64), jm.astype(np.int64))
+    return Hands(dealt, final, mus, D.cutter(dealt, v, flags), counts, pm.astype(np.int64), jm.astype(np.int64))
 
 
 def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance") -> Hands:

@@ -9,7 +9,7 @@ from musstats.cli.common import (RULES_EPILOG, Command, finish, number, progress
 
 __all__ = ["arena"]
 
-_SETS = "equilibrium|individual|paso|heuristic|random|mus-read"
+_SETS = "equilibrium|individual|paso|heuristic|random|mus-read|whole-hand"
 
 
 @click.command(cls=Command, epilog=RULES_EPILOG)
@@ -38,8 +38,9 @@ def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, qu
     accept at 55 %, raise at 80 %, accept an órdago at 50 %), random (every legal action
     alike).  Every deal is played twice with the seats swapped and each game twice with
     the other side mano first, on the same deals; hands as dealt (no mus round).  mus-read
-    (the strategies that read who cut) plays the equilibrium on whole hands: the shipped mus
-    phase, then every lance bet by what each set reads; stones per hand only.
+    (the strategies that read who cut) and whole-hand (the same, cutting by the mus decision's
+    equilibrium) play the equilibrium or each other on whole hands: the mus phase, each seat
+    cutting by its set's rule, then every lance bet by what each set reads; stones per hand only.
 
     Example: musstats arena --a equilibrium --b heuristic --games 10000
     """
@@ -54,9 +55,10 @@ def arena(a, b, hands, games, seed, pair_lance, variant, juego_real, threads, qu
         raise MusError("--b needs at least one strategy set: " + _SETS)
     whole = [str(a).lower() in WHOLE_HAND_SETS or x.lower() in WHOLE_HAND_SETS for x in bs]
     if any(whole) and not all(whole):
-        raise MusError("mus-read plays on whole hands: match it with the equilibrium in a run of its own")
+        raise MusError("mus-read and whole-hand play on whole hands: match them with the equilibrium or each "
+                       "other in a run of their own")
     if any(whole) and pair_lance:
-        raise MusError("--pair-response measures the strategy sets of hands as dealt, not mus-read")
+        raise MusError("--pair-response measures the strategy sets of hands as dealt, not mus-read or whole-hand")
     n_h = DEFAULT_HANDS if hands is None else number(hands, "--hands")
     n_g = DEFAULT_GAMES if games is None else number(games, "--games")
     sd = 1 if seed is None else number(seed, "--seed")

@@ -238,14 +238,26 @@ def render_mus(res) -> str:
     b = res.betting
     kept = (f"keeping {res.keep}, the best keep-set by the {res.ranked_by} (as `musstats discard` ranks them)"
             if res.ranked_by != "yours" else f"keeping {res.keep} (yours)")
+    eq = res.equilibrium
+    if eq is not None:
+        text += (f"Advice: {res.advice}" + ("" if res.advice == "cut" else f", {kept}")
+                 + f" (equilibrium: cut with probability {eq['p_cut']:.2f}; cut − ask = "
+                 f"{eq['cut_minus_ask']:+.3f} ± {eq['se']:.3f} stones for your team, cut {eq['ev_cut']:+.3f}, ask "
+                 f"{eq['ev_ask']:+.3f}; you speak in {100 * eq['speaks']:.1f} % of your deals; the mus is played in "
+                 f"{100 * eq['mus_share']:.1f} % of hands).\n")
+        text += f"  ({eq['what']})\n"
     if b is not None:
-        text += (f"Advice: {res.advice}, with betting: mus − cut = {b['difference']['value']:+.3f} ± "
+        text += (("Comparison, against the shipped cut flags" if eq is not None else f"Advice: {res.advice}")
+                 + f", with betting: mus − cut = {b['difference']['value']:+.3f} ± "
                  f"{b['difference']['se']:.3f} stones (cut {b['cut']['ev_total']:+.3f}, mus {kept} "
                  f"{b['mus']['ev_total']:+.3f}; betting adds {b['cut']['betting_gain']:+.3f} to the hand you hold "
                  f"and {b['mus']['betting_gain']:+.3f} to the one you draw).\n")
         text += f"  ({b['what']})\n"
         text += (f"En paso: {res.advice_en_paso} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones, the table "
                  f"above).\n")
+    elif eq is not None:
+        text += (f"En paso: {res.advice_en_paso} (mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones, mus "
+                 f"{kept}).\n")
     else:
         text += (f"Advice: {res.advice}, en paso: mus − cut = {res.diff:+.3f} ± {res.diff_se:.3f} stones "
                  f"(mus {kept}).\n")
@@ -361,6 +373,12 @@ def _advice_cell(r) -> str:
     return txt + (" ?" if r["advice_close"] else "")
 
 
+def _eq_cell(r) -> str:
+    """The mus decision's equilibrium of a row: its advice and probability of cutting."""
+    p = r.get("cut_p_eq", float("nan"))
+    return "–" if p != p else f"{r['advice_eq']} (P(cut) {p:.2f})"
+
+
 def render_table_summary(df) -> str:
     """A readable terminal summary of a strategy table (rich, no colour)."""
     from rich.table import Table
@@ -377,26 +395,28 @@ def render_table_summary(df) -> str:
                        f"best keep-set against cutting, on the deals in which the other three ask for mus, the "
                        f"others discarding by {mus_info.get('others_discard_by', '?')} "
                        f"({mus_info.get('trials_per_keep_set', 0):,} deals per keep-set, seed {mus_info.get('seed', '?')}"
-                       f"); ? = within 2 SE"))
+                       f"); ? = within 2 SE; equilibrium = the mus decision's equilibrium, as `musstats mus` advises"))
     t.add_column("Hand", no_wrap=True)
     t.add_column("Dealt", justify="right", no_wrap=True)
     if len(seats) == 1:
         for lance in LANCES:
             t.add_column(LANCE_ES[lance], justify="right")
-        for c in ("EV cut", "Best keep", "Mus − cut", "Advice", "Órdago at 0-0"):
+        for c in ("EV cut", "Best keep", "Mus − cut", "Advice", "Equilibrium", "Órdago at 0-0"):
             t.add_column(c, justify="right" if c in ("EV cut", "Mus − cut") else "left", no_wrap=c != "Órdago at 0-0")
         for _, r in df.iterrows():
             t.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %",
                       *[f"{100 * r[f'p_team_{lance}']:.1f} %" for lance in LANCES],
                       f"{r['ev_net_total']:+.3f}", r["best_keep"], f"{r['mus_gain']:+.3f} ± {r['mus_gain_se']:.3f}",
-                      r["advice"] + (" ?" if r["advice_close"] else ""), r["ordago_call"])
+                      r["advice"] + (" ?" if r["advice_close"] else ""), _eq_cell(r), r["ordago_call"])
     else:
         for s in seats:
             t.add_column(f"{SEAT_ES[s]}: EV cut · advice")
         piv = {s: df[df["seat"] == s].set_index("hand_index") for s in seats}
         for h, r in piv[seats[0]].iterrows():
             t.add_row(r["hand"], f"{100 * r['deal_freq']:.3f} %",
-                      *[f"{piv[s].loc[h]['ev_net_total']:+.2f} · {_advice_cell(piv[s].loc[h])}" for s in seats])
+                      *[f"{piv[s].loc[h]['ev_net_total']:+.2f} · {_advice_cell(piv[s].loc[h])}"
+                        + ("" if _eq_cell(piv[s].loc[h]) == "–" else f" · eq. {piv[s].loc[h]['advice_eq']}")
+                        for s in seats])
     lines = []
     for summ in seat_summary(df):
         lines.append(f"{summ['seat']}: cut with {summ['hands_cut']} of {summ['hands']} hands "
@@ -663,7 +683,7 @@ def render_arena(results: list) -> str:
                              + (" · partial" if d["partial"] else "")),
               caption="hands: each deal played twice, seats swapped (A's expected stones, an accepted órdago "
                       f"worth {d.get('ordago_stones_in_hands')} stones); "
-                      + ("whole hands: the shipped mus phase, then the lances; games not played"
+                      + ("whole hands: the mus phase (each set cutting by its rule), then the lances; games not played"
                          if d.get("deal") == "whole hands" else
                          "games: pairs on common deals, each side mano first once; hands as dealt"))
     for c in ("A", "B", "Stones per hand (A)", "z", "Deals", "Games won (A)", "z ", "Games"):

@@ -57,6 +57,7 @@ def seat_table(df, seat: str):
         "Mus − cut, betting": ["–" if g != g else f"{g:+.3f} ± {s:.3f}"
                                for g, s in zip(d["mus_gain_bet"], d["mus_gain_bet_se"])],
         "Advice, betting": d["advice_bet"],
+        "Equilibrium: P(cut)": ["–" if x != x else f"{x:.2f}" for x in d["cut_p_eq"]],
         "Órdago at 0-0": d["ordago_call"],
     })
     return out

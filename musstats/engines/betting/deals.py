@@ -81,12 +81,13 @@ def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int
     return d.astype(np.int16)
 
 
-def cutter(deals: np.ndarray, variant: Variant) -> np.ndarray:
+def cutter(deals: np.ndarray, variant: Variant, flags: np.ndarray | None = None) -> np.ndarray:
     """The seat that cuts the mus on each deal as dealt (the first from mano whose hand the
-    shipped cut flags cut with), -1 where all four ask for mus."""
+    shipped cut flags, or ``flags`` bool [4, H], cut with), -1 where all four ask for mus."""
     from musstats.tables.policies import cut_flags
 
-    cuts = cut_flags(variant)[np.arange(4)[None, :], np.asarray(deals, np.int64)]
+    f = cut_flags(variant) if flags is None else np.asarray(flags, bool)
+    cuts = f[np.arange(4)[None, :], np.asarray(deals, np.int64)]
     return np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1).astype(np.int64)
 
 

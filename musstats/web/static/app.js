@@ -189,7 +189,12 @@
       "best": "best",
       "mus.say.cut": "corto", "mus.say.mus": "mus",
       "mus.gloss.cut": "cut the mus: play these four cards", "mus.gloss.mus": "ask for mus, then keep {keep}",
+      "mus.eq": "Equilibrium of the mus decision: cut with probability {p}; cut − ask = {d} stones for your team "
+        + "when you speak (cut {cut}, ask {ask}; you speak in {speaks} of your deals, the mus is played in {share} of "
+        + "hands; every hand then bet by the strategies that read who cut).",
       "mus.withbet": "With betting: mus − cut = {d} stones (cut {cut}, mus keeping {keep} {mus}).",
+      "mus.withbetflags": "Comparison, against the shipped cut flags, with betting: mus − cut = {d} stones (cut {cut}, "
+        + "mus keeping {keep} {mus}).",
       "mus.paso": "En paso: {adv}, mus − cut = {d} stones keeping {keep} (cut {cut}; after the mus {mus}).",
       "mus.happens": "The mus happens only when the other three ask for it too: {p} of deals; otherwise your "
         + "choice changes nothing.",
@@ -363,7 +368,12 @@
       "best": "mejor",
       "mus.say.cut": "corto", "mus.say.mus": "mus",
       "mus.gloss.cut": "corta el mus: juega estas cuatro cartas", "mus.gloss.mus": "pide mus y guarda {keep}",
+      "mus.eq": "Equilibrio del mus: cortar con probabilidad {p}; corto − mus = {d} piedras para tu pareja cuando "
+        + "hablas (corto {cut}, mus {ask}; hablas en {speaks} de tus repartos, hay mus en {share} de las manos; cada "
+        + "mano se envida luego con las estrategias que saben quién cortó).",
       "mus.withbet": "Con envites: mus − corto = {d} piedras (corto {cut}, mus guardando {keep} {mus}).",
+      "mus.withbetflags": "Comparación, frente a los cortes de serie, con envites: mus − corto = {d} piedras (corto "
+        + "{cut}, mus guardando {keep} {mus}).",
       "mus.paso": "En paso: {adv}, mus − corto = {d} piedras guardando {keep} (corto {cut}; tras el mus {mus}).",
       "mus.happens": "Solo hay mus si los otros tres también lo piden: {p} de los repartos; si no, tu elección no "
         + "cambia nada.",
@@ -1264,7 +1274,8 @@
   function renderMus(slot, st) {
     const d = st.result;
     const b = d.with_betting || null;
-    const advice = b ? b.advice : d.advice;
+    const eq = d.equilibrium || null;
+    const advice = d.advice;  // the equilibrium's where it ships, else with betting, else en paso
     const keep = b ? b.keep : d.keep;
     const ask = advice !== "cut";
     const adv = $("mus-advice");
@@ -1274,8 +1285,12 @@
                ` — ${ask ? t("mus.gloss.mus", {keep: keepCards(keep)}) : t("mus.gloss.cut")}`);
     adv.className = "advice " + (ask ? "go" : "stop");
     const lines = [];
+    if (eq) {
+      lines.push(t("mus.eq", {p: eq.p_cut.toFixed(2), d: ev(eq.cut_minus_ask, eq.se), cut: ev(eq.ev_cut, 0),
+                              ask: ev(eq.ev_ask, 0), speaks: pct(eq.speaks, 1), share: pct(eq.mus_share, 1)}));
+    }
     if (b) {
-      lines.push(t("mus.withbet", {d: ev(b.difference.value, b.difference.se), cut: ev(b.cut.ev_total, 0),
+      lines.push(t(eq ? "mus.withbetflags" : "mus.withbet", {d: ev(b.difference.value, b.difference.se), cut: ev(b.cut.ev_total, 0),
                                     keep: keepCards(b.keep), mus: ev(b.mus.ev_total, 0)}));
     }
     lines.push(t("mus.paso", {adv: t(d.advice === "cut" ? "mus.say.cut" : "mus.say.mus"),
