@@ -119,19 +119,19 @@ def test_the_prior_is_a_deal_with_only_your_cards_known():
 def test_a_grande_envite_reads_as_an_exact_enumeration_gives_it():
     """Mano asked for mus, second cut, mano passed and second envided in grande; third reads them.
     The posterior of second's and mano's hands by Bayes' rule over every pair of their hands
-    (exact card-removal counts, the shipped cut flags and the grande strategies of a hand that
-    second cut, the tremble of the definition) against the Monte Carlo reading; second's P(two
-    or more reyes) is far above the prior, mano's below it."""
+    (exact card-removal counts, the calls by the mus decision's shipped equilibrium and the
+    grande strategies of a hand that second cut, the tremble of the definition) against the
+    Monte Carlo reading; second's P(two or more reyes) is far above the prior, mano's below it."""
     from musstats.analysis.betting import _strategy
     from musstats.analysis.reading import TREMBLE, hand
     from musstats.engines.betting.tree import betting_tree
+    from musstats.analysis.cut_game import load_equilibrium
     from musstats.tables.hands import hand_tables
-    from musstats.tables.policies import cut_flags
 
     t = hand_tables(V)
     H = t.n_hands
     left = _class_counts("C S 7 4")
-    flags = cut_flags(V)
+    p_cut = load_equilibrium(V).p_cut
     tree = betting_tree("grande", 15)
     n_paso = tree.parse_history([])
     n_env = tree.parse_history(["paso"])
@@ -141,8 +141,9 @@ def test_a_grande_envite_reads_as_an_exact_enumeration_gives_it():
         return (1 - TREMBLE) * p + TREMBLE / n
 
     sol = _strategy("grande", 15, "cut", "mus-read", V)  # the strategies given who cut: second (state hand x 4 + 1)
-    f0 = np.where(flags[0], TREMBLE, 1 - TREMBLE) * tremble(sol.game.block(sol.sigma, n_paso)[1::4, 0], 4)
-    f1 = np.where(flags[1], 1 - TREMBLE, TREMBLE) * tremble(sol.game.block(sol.sigma, n_env)[1::4, env], 4)
+    asks, cuts = 1 - p_cut[0], p_cut[1]  # mano asked, second cut
+    f0 = (TREMBLE + (1 - 2 * TREMBLE) * asks) * tremble(sol.game.block(sol.sigma, n_paso)[1::4, 0], 4)
+    f1 = (TREMBLE + (1 - 2 * TREMBLE) * cuts) * tremble(sol.game.block(sol.sigma, n_env)[1::4, env], 4)
     p0 = _ways(t.counts, left)
     joint = np.zeros((H, H))
     for h0 in range(H):

@@ -37,7 +37,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["CUT_TREE", "BETTING", "CUT", "ASK", "cut_game", "cut_values", "sample_values", "CutEquilibrium",
            "solve_cut", "flags_sigma", "p_cut", "cut_table", "save_equilibrium", "load_equilibrium", "ships",
-           "equilibrium_flags",
+           "equilibrium_flags", "cut_probabilities",
            "cut_advice", "EQUILIBRIUM_NOTE"]
 
 #: the betting sets the hands after the mus decision are valued with (module doc)
@@ -335,6 +335,16 @@ def ships(variant: Variant | str | None = None) -> bool:
 
     v = variant if isinstance(variant, Variant) else _variant(variant)
     return not v.ten_kings and data_file("cut_equilibrium", v).exists()
+
+
+def cut_probabilities(variant: Variant) -> np.ndarray:
+    """float [4, H]: how likely each seat cuts with each hand: the shipped equilibrium where it
+    ships, else the shipped cut flags (0 or 1)."""
+    if ships(variant):
+        return load_equilibrium(variant).p_cut
+    from musstats.tables.policies import cut_flags
+
+    return cut_flags(variant).astype(np.float64)
 
 
 def equilibrium_flags(variant: Variant | str | None = None) -> np.ndarray:

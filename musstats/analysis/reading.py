@@ -18,7 +18,8 @@ notation a player can type (:func:`parse_history`; parts separated by ``;``):
 The reading (:func:`hand`) is Bayes' rule over the deals, by Monte Carlo: the other three
 hands are dealt from the cards you do not hold (and, after the mus, thrown by the shipped
 discard table and redrawn); each deal is weighted by how likely the other players make the
-history: the shipped cut flags for their mus calls, the discard table for the numbers of
+history: the mus decision's equilibrium for their mus calls (:mod:`musstats.analysis.cut_game`;
+the shipped cut flags where it does not ship), the discard table for the numbers of
 cards they threw, the declarations, and the shipped betting strategies for every bet and
 answer (after a cut those that read who cut, information model ``mus-read``; after a mus
 round the after-mus ones).  Each of those is softened by a tremble of :data:`TREMBLE` (a player may
@@ -430,17 +431,17 @@ def _weights(h: History, dealt, final, thrown, seat: int, v: Variant
     """(the deals kept, the weight of each before the current lance's actions, the current
     lance's factor).  A deal whose mus weighs under :data:`LIGHT` of the likeliest's is
     dropped before the lances are weighed."""
+    from musstats.analysis.cut_game import cut_probabilities
     from musstats.engines.betting import deals as D
-    from musstats.tables.policies import cut_flags
 
     n = final.shape[0]
     w = np.ones(n)
-    flags = cut_flags(v)
+    P = cut_probabilities(v)  # the mus decision's equilibrium (the cut flags where it does not ship)
     for q, c in enumerate(h.calls):
         if q == seat:
             continue
-        cuts = flags[q, dealt[:, q]]
-        w *= np.where(cuts == (c == "corto"), 1.0 - TREMBLE, TREMBLE)
+        p = P[q, dealt[:, q]]
+        w *= TREMBLE + (1.0 - 2.0 * TREMBLE) * (p if c == "corto" else 1.0 - p)
     if h.counts is not None:
         for q in range(4):
             if q != seat:
@@ -588,12 +589,12 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
         notes.append("the calls after the discard are not read (one mus round is modelled)")
     meta = {"variant": v.name, "rules": v.describe(), "deal": hist.deal,
             "method": "Bayes over Monte Carlo deals: the other hands dealt from the unseen cards (after the mus thrown "
-                      "by the discard table and redrawn), weighted by the shipped cut flags, discard table, "
+                      "by the discard table and redrawn), weighted by the mus decision's equilibrium, the discard table, "
                       "declarations and betting strategies",
             "strategies": ("after a cut the equilibrium of each lance given who cut, after a mus round the "
                            "after-mus one" if hist.reads_cut or hist.mus else
                            "the shipped per-lance equilibrium (equilibrium set)")
-                          + ", the shipped cut flags and discard table", "tremble": TREMBLE,
+                          + ", the mus decision's equilibrium and the discard table", "tremble": TREMBLE,
             "samples": int(drawn), "seed": seed, "effective_samples": round(ess, 1),
             "prior": "the deal with only your cards known", "notes": notes,
             "seconds": round(time.perf_counter() - t0, 3)}

@@ -9,11 +9,13 @@
   with three declared, hands as dealt), both partners play the plan that the hand's plan seed
   draws (:meth:`~musstats.engines.solving.team.PlanMixture.draw`: the same for both, as if
   agreed before the hand) and the lone holder his strategy against their mixture.
-* **The mus**: the bots cut with the hands the shipped cut flags mark and otherwise ask for
-  mus, and throw by the shipped discard table (:mod:`musstats.tables.policies`).  Played for
-  the player (autoplay), ``equilibrium`` follows the review's best (the advice of ``musstats
-  mus`` and ``musstats discard``), ``paso`` and ``heuristic`` play the mus as the bots do,
-  and ``random`` asks or cuts at random and throws a random non-empty set of cards.
+* **The mus**: the bots cut or ask by the mus decision's equilibrium
+  (:mod:`musstats.analysis.cut_game`, the advice of ``musstats mus``; a hand it mixes on
+  drawn by its probability; the shipped cut flags where it does not ship), and throw by the
+  shipped discard table (:mod:`musstats.tables.policies`).  Played for the player (autoplay),
+  ``equilibrium`` throws by the review's best (the advice of ``musstats discard``) and calls
+  the mus as the bots do, as do ``paso`` and ``heuristic``; ``random`` asks or cuts at random
+  and throws a random non-empty set of cards.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ __all__ = ["Player", "BOT", "STRATEGY_SETS", "solved", "action_probs", "pair_pla
 
 #: the bots' strategy set
 BOT = "equilibrium"
+#: a cut probability strictly between this and 1 minus it is drawn; outside, the likelier call is made
+MIXED = 0.01
 _LOCK = threading.Lock()
 _SIGMA: dict[tuple, Any] = {}
 
@@ -96,7 +100,8 @@ def action_probs(name: str, lance: str, pattern: int, deal: str, variant: Varian
 
 class Player:
     """A seat played by the program with strategy set ``name`` (``STRATEGY_SETS``); ``bot``: the
-    mus as the bots play it (cut flags and discard table) whatever the set."""
+    mus as the bots play it (the mus decision's equilibrium and the discard table) whatever the
+    set."""
 
     def __init__(self, name: str, variant: Variant, rng: np.random.Generator, bot: bool = True) -> None:
         name = str(name).strip().lower()
@@ -114,23 +119,19 @@ class Player:
 
     # ------------------------------------------------------------------ the mus
 
-    def mus(self, cards: list[Card], seat: int, others_ask: bool | None = None) -> str:
-        """``mus`` or ``corto``.  ``others_ask``: whether the other three will all ask (only the
-        autoplayed ``equilibrium`` reads it, to value the choice only where it matters; elsewhere
-        any choice plays the same hand)."""
+    def mus(self, cards: list[Card], seat: int) -> str:
+        """``mus`` or ``corto``: by the mus decision's equilibrium (the shipped cut flags where it
+        does not ship), a hand it mixes on drawn by its probability."""
+        from musstats.analysis.cut_game import cut_probabilities
         from musstats.tables.hands import hand_tables
-        from musstats.tables.policies import cut_flags
 
         if not self.bot and self.name == "random":
             return "mus" if self.rng.random() < 0.5 else "corto"
         h = hand_tables(self.variant).index_of(cards)
-        flag = "corto" if bool(cut_flags(self.variant)[seat, h]) else "mus"
-        if not self.bot and self.name == "equilibrium" and others_ask:
-            from musstats.analysis.practice.values import judge, mus_options
-
-            v = mus_options(hand_tables(self.variant).labels[h], seat)
-            return str(judge("mus", v["options"], flag)["best"])
-        return flag
+        p = float(cut_probabilities(self.variant)[seat, h])
+        if MIXED < p < 1.0 - MIXED:
+            return "corto" if self.rng.random() < p else "mus"
+        return "corto" if p >= 0.5 else "mus"
 
     def throw(self, cards: list[Card], seat: int) -> list[Card]:
         """The cards thrown in a mus round."""

@@ -179,16 +179,17 @@ def _mus_review(hr: HandRecord, d: Decision) -> DecisionReview:
     base["cards"] = label
     ask = hand.others_ask(d.seat)
     note = ""
-    if ask is None:  # he cut before some spoke: would they all have asked (the shipped cut flags)?
-        from musstats.tables.policies import cut_flags
+    if ask is None:  # he cut before some spoke: would they all have asked (the mus decision's equilibrium)?
+        from musstats.analysis.cut_game import cut_probabilities
+        from musstats.analysis.practice.bots import MIXED
 
-        flags = cut_flags(hand.variant)
+        P = cut_probabilities(hand.variant)
         spoke = {x.seat for x in hand.decisions if x.kind == "mus" and x.round == 0}
         later = [q for q in range(4) if q not in spoke]
-        cutter = next((q for q in later if flags[q, hand.tables.index_of(hand.dealt[q])]), None)
+        cutter = next((q for q in later if P[q, hand.tables.index_of(hand.dealt[q])] >= 1.0 - MIXED), None)
         ask = cutter is None
         if cutter is not None:
-            note = f"your choice changed nothing: {SEATS[cutter]} would have cut (by the cut flags)"
+            note = f"your choice changed nothing: {SEATS[cutter]} would have cut (by the mus equilibrium)"
     elif not ask:
         cutter = next(x.seat for x in hand.decisions if x.kind == "mus" and x.round == 0 and x.action == "corto"
                       and x.seat != d.seat)
@@ -206,7 +207,9 @@ def _mus_review(hr: HandRecord, d: Decision) -> DecisionReview:
     options = [{"action": a, "ev": x["ev"], "se": None} for a, x in opts.items()]
     common: dict[str, Any] = dict(best=j["best"], ev=opts[d.action]["ev"], ev_best=opts[j["best"]]["ev"], se=v["se"], p=None,
                   options=options)
-    note = (f"the others ask for mus in {100 * v['p_others_ask']:.1f} % of deals; valued on those deals "
+    note = (f"the mus decision's equilibrium: you speak when everybody before you asked; mus keeping "
+            f"{v['keep']}; the difference ± {v['se']:.3f}" if v["by"] == "equilibrium" else
+            f"the others ask for mus in {100 * v['p_others_ask']:.1f} % of deals; valued on those deals "
             f"(mus keeping {v['keep']}; the difference ± {v['se']:.3f})")
     return DecisionReview(**base, **common, loss=j["loss"], note=note)
 

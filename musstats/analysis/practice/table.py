@@ -5,7 +5,7 @@ Places round the table are fixed: 0 is the player, 1 the rival on his right (who
 him), 2 his partner, 3 the rival on his left.  Mano moves one place round the table every
 hand (the player on mano's right is mano next), so the player's seat in the order of speech
 changes hand by hand.  Each hand: a shuffled 40-card deck, four cards each; the mus from
-mano (the bots by the shipped cut flags), the discards (the bots by the shipped discard
+mano (the bots by the mus decision's equilibrium), the discards (the bots by the shipped discard
 table; the replacements from the stock, the discards shuffled into a new stock when it runs
 out, a lone last player's own discards of that round left out); the lances with the bets of
 the abstraction; the count (:mod:`.hand`).  Everything is recorded as a hand history
@@ -82,7 +82,8 @@ class PracticeGame:
         meta: dict[str, Any] = {"players": {"you": "autoplay " + self.autoplay.name if self.autoplay else "human",
                                             "partner": "bot", "rivals": "bots"},
                                 "bots": "equilibrium betting (shipped strategies; a pair's correlated plans, the "
-                                        "hand's plan, where they ship), shipped cut flags and discard table",
+                                        "hand's plan, where they ship), the mus decision's equilibrium, the shipped discard "
+                                        "table",
                                 "seed": self.seed}
         if self.autoplay:
             meta["strategy"] = self.autoplay.name
@@ -181,23 +182,12 @@ class PracticeGame:
             assert player is not None
             seat = turn["seat"]
             if turn["phase"] == MUS:
-                ask = None
-                if place == 0:
-                    ask = self._others_would_ask(seat)
-                self._apply(place, player.mus(self.hand.holds(seat), seat, ask))
+                self._apply(place, player.mus(self.hand.holds(seat), seat))
             else:
                 h = self.hand.hand_index(seat)
                 lance, pat, _ = self.hand.lances[self.hand.lance_i]
                 self._apply(place, player.bet(h, lance, pat, self.hand.deal, self.hand.node, turn["actions"],
                                               self.hand.plan_seed))
-
-    def _others_would_ask(self, seat: int) -> bool:
-        """Whether every other seat asks for mus this round (the bots by their cut flags): the
-        autoplayed player values his choice only where it matters."""
-        from musstats.tables.policies import cut_flags
-
-        flags = cut_flags(self.variant)
-        return not any(flags[q, self.hand.hand_index(q)] for q in range(4) if q != seat)
 
     def _apply(self, place: int, action: str, cards=None, draw=None) -> None:
         seat = self.seat_of(place)

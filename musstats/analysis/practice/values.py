@@ -7,15 +7,15 @@
   a mus round was played), the lance's declarations and its public history.  One call at
   the player's first turn in a lance gives every later turn of his in it.
 * **Mus or cut** (the first mus decision of a hand): :func:`musstats.analysis.discard.mus`
-  -- cutting against asking for mus (keeping the best keep-set), both with betting, on the
-  deals in which the other three ask for mus (by the shipped cut flags): the only deals in
-  which the choice changes anything.
+  -- the mus decision's equilibrium: the probability of cutting, and the stones of cutting and
+  of asking for the player's team when he speaks (everybody before him asked), every hand then
+  bet by the strategies that read who cut.
 * **The discard** (the first mus round): :func:`musstats.analysis.discard.discard` -- every
   keep-set's total with betting on the deals in which the mus round happens.
 
 :func:`judge` turns the figures of a decision into the review's verdict: the best action
 is the one of highest expected stones among those the equilibrium plays (probability at
-least :data:`PLAYED_P`; for the mus and the discard, the best by value), and the stones
+least :data:`PLAYED_P`; for the discard, the best by value), and the stones
 lost are its value minus the action's, 0 for an action the equilibrium plays.
 
 Every figure has a fixed seed: a hand is valued the same each time (the page, ``musstats
@@ -48,8 +48,9 @@ METHOD = {
     "betting": "musstats bet at the player's turn: P(action) of the shipped equilibrium and its expected stones "
                "for his team in the lance (Monte Carlo, deals weighted by the others' equilibrium reach of the "
                "history; an accepted órdago counts 19.8 stones)",
-    "mus": "musstats mus: cut against mus keeping the best keep-set, both with betting, on the deals in which the "
-           "other three ask for mus (the shipped cut flags); net stones of the hand",
+    "mus": "musstats mus: the mus decision's equilibrium (P(cut); the stones of cutting and of asking for the "
+           "player's team when he speaks, every hand then bet by the strategies that read who cut); an action the "
+           "equilibrium plays loses nothing",
     "discard": "musstats discard: every keep-set's total with betting on the deals in which the mus round "
                "happens; net stones of the hand",
     "best": f"the action of highest expected stones among those the equilibrium plays (P >= {PLAYED_P:g}); "
@@ -141,21 +142,29 @@ def bet_options(hand: str, seat: int, lance: str, start: tuple[str, ...], histor
 
 
 def mus_options(hand: str, seat: int, trials: int = MUS_TRIALS, seed: int = MUS_SEED) -> dict[str, Any]:
-    """Cut or mus (with betting) on the deals in which the other three ask: ``{"options": {"mus":
-    {"ev", "se"}, "corto": {...}}, "keep", "p_others_ask", "difference", "se"}``."""
+    """Cut or mus, as ``musstats mus`` advises: ``{"options": {"mus": {"p", "ev", "se"}, "corto":
+    {...}}, "keep", "p_others_ask", "difference", "se", "by"}``: the mus decision's equilibrium
+    (P and the stones of each call for the player's team when he speaks); where it does not ship,
+    the comparison with betting on the deals in which the other three ask (no P)."""
     from musstats.analysis.discard import mus
 
     def compute():
         m = mus(hand, SEATS[seat], trials=trials, seed=seed)
         if m.partial:  # Ctrl-C: never kept
             raise KeyboardInterrupt
-        b = m.betting
-        if b is None:  # pragma: no cover - 8 reyes ships its gain tables
+        b, eq = m.betting, m.equilibrium
+        p: dict[str, float | None] = {"mus": None, "corto": None}
+        if eq is not None:
+            cut, mus_v, se, by = eq["ev_cut"], eq["ev_ask"], eq["se"], "equilibrium"
+            diff = mus_v - cut
+            p = {"mus": round(1.0 - eq["p_cut"], 4), "corto": round(eq["p_cut"], 4)}
+        elif b is None:  # pragma: no cover - 8 reyes ships its gain tables
             cut, mus_v, diff, se, by = float(m.cut_ev.sum()), float(m.mus_ev.sum()), m.diff, m.diff_se, "en paso"
         else:
             cut, mus_v = b["cut"]["ev_total"], b["mus"]["ev_total"]
             diff, se, by = b["difference"]["value"], b["difference"]["se"], "with betting"
-        return {"options": {"mus": {"ev": round(mus_v, 4), "se": None}, "corto": {"ev": round(cut, 4), "se": None}},
+        return {"options": {"mus": {"p": p["mus"], "ev": round(mus_v, 4), "se": None},
+                            "corto": {"p": p["corto"], "ev": round(cut, 4), "se": None}},
                 "keep": m.keep, "p_others_ask": round(m.p_others_ask, 4), "difference": round(diff, 4),
                 "se": round(se, 4), "by": by, "trials": m.trials, "seed": m.seed}
 
@@ -191,7 +200,7 @@ def discard_options(hand: str, seat: int, trials: int = MUS_TRIALS, seed: int = 
 def judge(kind: str, options: dict[str, dict], chosen: str) -> dict[str, Any]:
     """The verdict on ``chosen`` among ``options`` (see the module docstring): ``{"best",
     "loss", "played"}``; ``loss`` None where the chosen action has no value."""
-    if kind == "bet":
+    if kind == "bet" or (kind == "mus" and all(x.get("p") is not None for x in options.values())):
         with_ev = {a: x for a, x in options.items() if x.get("ev") is not None}
         played = [a for a, x in with_ev.items() if (x.get("p") or 0) >= PLAYED_P]
         if not played:

@@ -78,8 +78,8 @@
       "read.over": "The hand is over.", "read.declare": "The {lance} declarations come next: add them to the hand.",
       "read.keep": "The discard table keeps {keep}.",
       "read.best": "best reading the table",
-      "read.note": "{src}. Reads: Bayes over {n} deals (effective {ess}), seed {seed}; the shipped cut flags, discard "
-        + "table and betting strategies.",
+      "read.note": "{src}. Reads: Bayes over {n} deals (effective {ess}), seed {seed}; the mus decision's "
+        + "equilibrium, the shipped discard table and betting strategies.",
       "col.keep": "Keep", "col.rank.t": "the value the keep-sets are ranked by, ± standard error",
       "col.gap": "Gap", "col.gap.t": "stones given up against the best keep-set, in the ranked column",
       "col.enpaso": "En paso", "col.enpaso.t": "expected stones en paso (no betting), ± standard error",
@@ -258,8 +258,8 @@
       "read.over": "La mano ha terminado.", "read.declare": "Ahora se declaran los {lance}: añádelos a la mano.",
       "read.keep": "La tabla de descartes se queda con {keep}.",
       "read.best": "lo mejor leyendo la mesa",
-      "read.note": "{src}. Lectura: Bayes sobre {n} repartos (efectivos {ess}), semilla {seed}; las señales de corte, "
-        + "la tabla de descartes y las estrategias de apuesta incluidas.",
+      "read.note": "{src}. Lectura: Bayes sobre {n} repartos (efectivos {ess}), semilla {seed}; el equilibrio del "
+        + "mus, la tabla de descartes y las estrategias de apuesta incluidas.",
       "col.keep": "Guardar", "col.rank.t": "el valor por el que se ordenan los descartes, ± error estándar",
       "col.gap": "Dif.", "col.gap.t": "piedras que se pierden frente al mejor descarte, en la columna ordenada",
       "col.enpaso": "En paso", "col.enpaso.t": "piedras esperadas en paso (sin envites), ± error estándar",
@@ -372,7 +372,7 @@
         + "hablas (corto {cut}, mus {ask}; hablas en {speaks} de tus repartos, hay mus en {share} de las manos; cada "
         + "mano se envida luego con las estrategias que saben quién cortó).",
       "mus.withbet": "Con envites: mus − corto = {d} piedras (corto {cut}, mus guardando {keep} {mus}).",
-      "mus.withbetflags": "Comparación, frente a los cortes de serie, con envites: mus − corto = {d} piedras (corto "
+      "mus.withbetflags": "Comparación, frente a las señales de corte incluidas, con envites: mus − corto = {d} piedras (corto "
         + "{cut}, mus guardando {keep} {mus}).",
       "mus.paso": "En paso: {adv}, mus − corto = {d} piedras guardando {keep} (corto {cut}; tras el mus {mus}).",
       "mus.happens": "Solo hay mus si los otros tres también lo piden: {p} de los repartos; si no, tu elección no "

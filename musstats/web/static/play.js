@@ -30,7 +30,7 @@
       "match": "Play", "match.single": "one game", "match.best-of-3": "best of three games",
       "match.first-to-3": "first to three games", "seed": "Seed", "seed.ph": "random", "new.btn": "Start a new game",
       "about": "Your partner and both rivals are bots: they bet by the shipped equilibrium strategies of each lance, "
-        + "cut the mus by the shipped cut flags and throw by the shipped discard table. After each hand: every "
+        + "cut or ask for mus by the mus decision's equilibrium and throw by the shipped discard table. After each hand: every "
         + "seat's cards, the count and the review of your decisions.",
       "foot": "Rules of “musstats rules”: 8 reyes, no juego real. Stones lost: the expected stones of the "
         + "equilibrium's best action minus those of yours (0 for an action the equilibrium plays); the history "
@@ -82,7 +82,7 @@
       "match.first-to-3": "a tres partidas", "seed": "Semilla", "seed.ph": "al azar",
       "new.btn": "Empezar una partida nueva",
       "about": "Tu compañero y los dos rivales son bots: envidan con las estrategias de equilibrio de cada lance, "
-        + "cortan el mus con las señales de corte y descartan con la tabla de descarte que trae musstats. Tras cada "
+        + "cortan o piden mus según el equilibrio del mus y descartan con la tabla de descarte que trae musstats. Tras cada "
         + "mano: las cartas de todos, el recuento y el repaso de tus decisiones.",
       "foot": "Reglas de “musstats rules”: 8 reyes, sin juego real. Piedras perdidas: las piedras esperadas de la "
         + "mejor acción del equilibrio menos las de la tuya (0 si el equilibrio la juega); “musstats review” "
