@@ -9,11 +9,13 @@ independent one (a lower bound).  Prints the table and the sums per source; ``--
 the Markdown; ``--ship`` (with ``--strategies mus-read``, the set ``musstats hand`` bets by, every
 source) writes the figures ``musstats hand --exploitability`` prints
 (``musstats/data/whole_hand_<deck>_<juego real>.json``), with the per-lance strategies'
-NashConv on the same hands as the baseline (measured too, every source, no pairs).  Each row is kept in the disk cache
+NashConv on the same hands as the baseline (measured too, every source, no pairs).  ``--cuts
+equilibrium``: the hands cut by the mus decision's equilibrium instead of the shipped flags.  Each row is kept in the disk cache
 as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
     python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md]
     python scripts/measure_whole_hand.py --strategies mus-read --team-lances grande,chica --ship
+    python scripts/measure_whole_hand.py --strategies mus-read --cuts equilibrium --sources mus --no-teams
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv=None) -> int:
-    from musstats.analysis.whole_hand import LANCE_ORDER, SOURCES, STRATEGY_SETS, reading_table
+    from musstats.analysis.whole_hand import CUTS, LANCE_ORDER, SOURCES, STRATEGY_SETS, reading_table
     from musstats.output.files import frame_to_markdown
     from musstats.output.progress import ProgressBar
 
@@ -41,14 +43,16 @@ def main(argv=None) -> int:
                     help="mus-read: the hands as dealt bet by the strategies that read who cut")
     ap.add_argument("--sources", default=",".join(SOURCES), help="the sources measured, comma-separated")
     ap.add_argument("--team-lances", default=",".join(LANCE_ORDER), help="the lances where pairs read together")
+    ap.add_argument("--cuts", default="flags", choices=list(CUTS),
+                    help="who cuts the mus: the shipped cut flags, or the mus decision's equilibrium")
     a = ap.parse_args(argv)
-    if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES)):
+    if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES) or a.cuts != "flags"):
         ap.error("--ship writes the figures of the strategies musstats hand bets by (--strategies mus-read), "
                  "every source")
     t0 = time.perf_counter()
     bar = ProgressBar("lances x sources x readers")
     df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar, strategies=a.strategies,
-                       sources=tuple(a.sources.split(",")), team_lances=tuple(a.team_lances.split(",")))
+                       sources=tuple(a.sources.split(",")), team_lances=tuple(a.team_lances.split(",")), cuts=a.cuts)
     bar.close()
     baseline = None
     if a.ship:

@@ -150,3 +150,19 @@ def test_the_shipped_equilibrium_is_measured_and_answers_mus():
     # where it does not answer the question, none is given: the comparison stands alone
     assert mus("R R 7 A", "postre", trials=2000, seed=1, rounds=2).equilibrium is None
     assert mus("R R 7 A", "postre", trials=2000, seed=1, mus_visto=True).equilibrium is None
+
+
+def test_whole_hands_cut_by_the_equilibrium_when_asked():
+    """simulate(cuts="equilibrium") plays the mus phase by the equilibrium's flags (each hand by
+    its likelier choice): the seat that cut is the first from mano they cut with."""
+    from musstats.analysis.whole_hand import simulate
+    from musstats.base.errors import MusError
+    from musstats.rules.variant import Variant
+
+    v = Variant()
+    h = simulate(2000, 3, v, "mus-read", cuts="equilibrium")
+    flags = C.equilibrium_flags(v)
+    cuts = flags[np.arange(4)[None, :], h.dealt]
+    assert (h.cutter == np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1)).all()
+    with pytest.raises(MusError, match="cut rule"):
+        simulate(10, 1, v, cuts="bogus")

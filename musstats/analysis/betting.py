@@ -983,12 +983,9 @@ def _shipped_gains(v: Variant) -> dict[str, np.ndarray] | None:
 
 def _flags_digest(v: Variant) -> str:
     """A short digest of the cut flags the gain tables of ``v`` were computed with."""
-    import hashlib
+    from musstats.tables.policies import cut_flags, flags_digest
 
-    from musstats.tables.policies import cut_flags
-
-    flags = np.ascontiguousarray(cut_flags(v), np.bool_)
-    return hashlib.sha1(flags.tobytes()).hexdigest()[:12]
+    return flags_digest(cut_flags(v))
 
 
 def betting_gain(variant: str | Variant = "8-reyes", juego_real: str = "off", table: str = "as-dealt"

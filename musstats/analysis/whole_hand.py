@@ -45,7 +45,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "CUTS"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -158,15 +158,32 @@ def deal_hands(n: int, seed: int, variant: Variant | None = None, cut: np.ndarra
     return Hands(dealt, final, mus, D.cutter(dealt, v, flags), counts, pm.astype(np.int64), jm.astype(np.int64))
 
 
-def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance") -> Hands:
-    """Play ``n`` whole hands with the shipped cut flags, discard table and the betting strategies
-    of a set (:data:`STRATEGY_SETS`; private information; after a cut the hands as dealt, after
-    the mus when all four asked)."""
+#: who cuts the mus in the simulated hands: the shipped cut flags, or the mus decision's equilibrium
+CUTS = ("flags", "equilibrium")
+
+
+def _cut_flags(cuts: str, v: Variant) -> np.ndarray | None:
+    """The flags of a rule of :data:`CUTS` (None: the shipped cut flags)."""
+    if cuts not in CUTS:
+        raise MusError(f"unknown cut rule {cuts!r}; accepted: {', '.join(CUTS)}")
+    if cuts == "flags":
+        return None
+    from musstats.analysis.cut_game import equilibrium_flags
+
+    return equilibrium_flags(v)
+
+
+def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance",
+             cuts: str = "flags") -> Hands:
+    """Play ``n`` whole hands with the shipped cut flags (``cuts="equilibrium"``: the mus
+    decision's equilibrium, each hand by its likelier choice), discard table and the betting
+    strategies of a set (:data:`STRATEGY_SETS`; private information; after a cut the hands as
+    dealt, after the mus when all four asked)."""
     from musstats.engines.betting.info import prepare
 
     _check_set(strategies)
     v = variant or Variant()
-    h = deal_hands(n, seed, v)
+    h = deal_hands(n, seed, v, _cut_flags(cuts, v))
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY, 2)))
     ended = np.full(h.n, -1, np.int64)
     for li, (lance, o, played, subs) in enumerate(D.lance_parts(h.final, v)):
@@ -180,7 +197,8 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
                 if not part.size:
                     continue
                 sol = _lance_strategy(lance, pat, deal, strategies, v)
-                st, _, _ = prepare(sol.game, h.final[part], v, lance)
+                st, _, _ = prepare(sol.game, h.final[part], v, lance,
+                                   h.cutter[part] if sol.game.info == "mus-read" else None)
                 nodes = _sample_nodes(sol.game, sol.sigma, st, rng.random((part.size, 32)))
                 node[part], pattern[part], klass[part] = nodes, pat, cls[nodes]
                 tree = sol.game.tree
@@ -416,26 +434,29 @@ def sources_of(lance: str) -> tuple[str, ...]:
 
 def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None = None, teams: bool = True,
                   progress=None, strategies: str = "per-lance", sources: tuple[str, ...] = SOURCES,
-                  team_lances: tuple[str, ...] = LANCE_ORDER):
+                  team_lances: tuple[str, ...] = LANCE_ORDER, cuts: str = "flags"):
     """What reading the public history is worth against a set of strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
     pair reading together in ``team_lances``; without, the pairs' rows the disk cache holds),
     the gain chosen on ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``:
     a lower bound) and in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
-    ``seed`` and ``seed + 1``) with the set ``strategies``; ``sources``: the sources measured."""
+    ``seed`` and ``seed + 1``) with the set ``strategies`` and the cut rule ``cuts``
+    (:data:`CUTS`); ``sources``: the sources measured."""
     import pandas as pd
 
     from musstats.rules.labels import SEATS
+    from musstats.tables.policies import flags_digest
 
     from musstats.engines import cache
 
     v = variant or Variant()
     _check_set(strategies)
-    a, b = simulate(n, seed, v, strategies), simulate(n, seed + 1, v, strategies)
+    a, b = simulate(n, seed, v, strategies, cuts), simulate(n, seed + 1, v, strategies, cuts)
     jobs = [(lance, src, who) for lance in LANCE_ORDER for src in sources_of(lance) if src in sources
             for who in [("seat", q) for q in range(4)] + [("team", t) for t in (0, 1)]]
     rows = []
-    inputs = _inputs_digest(v) + ("" if strategies == "per-lance" else f"-{strategies}")
+    inputs = _inputs_digest(v) + ("" if strategies == "per-lance" else f"-{strategies}") + \
+        ("" if cuts == "flags" else f"-cuts-{cuts}-{flags_digest(np.asarray(_cut_flags(cuts, v)))}")
     for i, (lance, src, (kind, x)) in enumerate(jobs):
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
@@ -456,6 +477,7 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
             progress(i + 1, len(jobs))
     df = pd.DataFrame(rows)
     df.attrs.update({"hands": n, "seed": seed, "variant": v.name, "units": "stones per hand", "strategies": strategies,
+                     "cuts": cuts,
                      "mus_share": float(np.mean(a.mus)), "ordago_ended": float(np.mean(np.asarray(a.ended) >= 0)),
                      "method": "per lance, a best response over (hand, class of the public history read) against "
                                + ("the shipped per-lance strategies" if strategies == "per-lance" else

@@ -20,7 +20,7 @@ from musstats.rules.labels import POLICY_HELP
 from musstats.rules.variant import Variant
 
 __all__ = ["KEEP_ALL", "HEURISTICS", "POLICIES", "POLICY_HELP", "keep_options", "keep_mask_for",
-           "heuristic_policy", "table_path", "load_table", "get_policy", "policy_digest", "cut_flags",
+           "heuristic_policy", "table_path", "load_table", "get_policy", "policy_digest", "cut_flags", "flags_digest",
            "visto_policy"]
 
 KEEP_ALL = 15
@@ -177,6 +177,13 @@ def policy_digest(name: str, variant: Variant = Variant()) -> str:
 
     pol, used = get_policy(name, variant)
     return used + "-" + hashlib.sha1(np.ascontiguousarray(pol).tobytes()).hexdigest()[:10]
+
+
+def flags_digest(flags: np.ndarray) -> str:
+    """A short digest of cut flags bool [4, H] (a cache key's part)."""
+    import hashlib
+
+    return hashlib.sha1(np.ascontiguousarray(flags, np.bool_).tobytes()).hexdigest()[:12]
 
 
 def cut_flags(variant: Variant = Variant()) -> np.ndarray:

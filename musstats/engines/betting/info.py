@@ -67,11 +67,11 @@ def make_game(tree: BettingTree, info: str, U: np.ndarray, n_hands: int, pooled_
                 off, ib, inn, seat_owner, columns)
 
 
-def prepare(game: Game, deals: np.ndarray, variant, lance: str, cutter: int | None = None
+def prepare(game: Game, deals: np.ndarray, variant, lance: str, cutter: int | np.ndarray | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(owner states, outcome codes, equal weights) of deals (hand indices [n, 4]) for a game.
-    ``cutter``: in the ``mus-read`` model, the seat that cut when it is known (a history), instead
-    of the one the shipped cut flags name on each deal."""
+    ``cutter``: in the ``mus-read`` model, the seat that cut when it is known (one for every deal,
+    or one per deal), instead of the one the shipped cut flags name on each deal."""
     from musstats.engines.betting import deals as D
 
     o, stp = D.lance_states(deals, lance, variant, False)
@@ -81,7 +81,8 @@ def prepare(game: Game, deals: np.ndarray, variant, lance: str, cutter: int | No
     n = deals.shape[0]
     st = game.states(stp, stq)
     if game.info == "mus-read":
-        c = D.cutter(deals, variant) if cutter is None else np.full(n, int(cutter), np.int64)
+        c = (D.cutter(deals, variant) if cutter is None else
+             np.broadcast_to(np.asarray(cutter, np.int64), (n,)))
         if (c < 0).any():
             raise MusError("a deal in which nobody cuts has no state of the mus-read model")
         st = np.ascontiguousarray((st.astype(np.int64) * MUS_CLASSES + c[:, None]).astype(np.int32))
