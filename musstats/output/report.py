@@ -120,8 +120,9 @@ def _variant_section(v, df, img: dict[str, str], csv_name: str, model) -> str:
         "P(team) per lance is exact (cutting now); *Mus − cut* is the gain of one mus round keeping *Best keep*, "
         "on the deals in which the other three ask for mus (as `musstats mus`); *(close)* = within 2 standard "
         "errors; *Mus − cut, betting* and *Advice, betting* are the same comparison with every lance bet by the "
-        "shipped equilibrium strategies (8 reyes; the keep-set best with betting); *Órdago at 0-0* lists the "
-        "lances this hand can bet in where calling pays.", "",
+        "shipped equilibrium strategies (8 reyes; the keep-set best with betting), both against the shipped cut "
+        "flags; *Equilibrium: P(cut)* is the probability of cutting in the mus decision's equilibrium, the advice "
+        "of `musstats mus` (8 reyes); *Órdago at 0-0* lists the lances this hand can bet in where calling pays.", "",
     ]
     for seat in [s for s in SEATS if s in set(df["seat"])]:
         lines += [f"<details><summary>{SEAT_ES[seat]} — {v.name}</summary>", "",
