@@ -183,6 +183,9 @@ def test_discard_mus_and_ordago_panels_fill_in(page):
     expect(page.locator("#discard-best")).to_have_text(re.compile(r"^(Keep .+|Throw all four)\."))
     expect(page.locator("#mus-advice")).to_have_text(re.compile(r"^(corto|mus) — "), timeout=SLOW)
     expect(page.locator("#mus-detail")).to_contain_text("mus − cut")
+    # the advice is the mus decision's equilibrium; the flags' comparison is labelled beside it
+    expect(page.locator("#mus-detail")).to_contain_text("Equilibrium of the mus decision: cut with probability")
+    expect(page.locator("#mus-detail")).to_contain_text("Comparison, against the shipped cut flags")
     grande = page.locator("#ordago-body tr[data-lance=grande]")
     expect(grande.locator("td[data-eq=answer]")).to_have_attribute("data-decision", re.compile("^(accept|refuse)$"),
                                                                    timeout=SOLVE)
@@ -211,6 +214,8 @@ def test_the_throw_panel_shows_the_column_it_ranks_by(page, server):
     expect(page.locator("#mus-advice")).not_to_be_empty(timeout=SLOW)
     m = http.post(server + "api/mus", json={"hand": "R R 7 A", "seat": "mano", "seed": 1}, timeout=300).json()
     keep = (m.get("with_betting") or m)["keep"]
+    expect(page.locator("#mus-advice span.say")).to_have_attribute("data-advice",
+                                                                   "cut" if m["advice"] == "cut" else "mus")
     if m["advice"] != "cut":
         expect(page.locator("#mus-advice")).to_contain_text(keep)
     expect(page.locator("#mus-detail")).to_contain_text(f"keeping {keep}")

@@ -153,7 +153,7 @@ def mus_options(hand: str, seat: int, trials: int = MUS_TRIALS, seed: int = MUS_
         if m.partial:  # Ctrl-C: never kept
             raise KeyboardInterrupt
         b, eq = m.betting, m.equilibrium
-        p: dict[str, float | None] = {"mus": None, "corto": None}
+        p = {"mus": None, "corto": None}
         if eq is not None:
             cut, mus_v, se, by = eq["ev_cut"], eq["ev_ask"], eq["se"], "equilibrium"
             diff = mus_v - cut
