@@ -91,8 +91,15 @@ def main(argv=None) -> int:
         bar(done, total)
 
     t0 = time.perf_counter()
-    eq = solve_cut(a.train, a.measure, a.seed, betting=a.betting, iterations=a.iterations, progress=progress,
-                   team=not a.no_teams)
+    try:
+        eq = solve_cut(a.train, a.measure, a.seed, betting=a.betting, iterations=a.iterations, progress=progress,
+                       team=not a.no_teams)
+    except KeyboardInterrupt:  # the values done so far are in the disk cache: a new run resumes there
+        for b in bars.values():
+            b.close()
+        print("interrupted: the deals valued so far are kept in the disk cache; run again to resume",
+              file=sys.stderr)
+        return 130
     for b in bars.values():
         b.close()
     out = summary(eq) + f"\n\nWall time {time.perf_counter() - t0:.0f} s.\n"
