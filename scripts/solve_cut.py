@@ -104,7 +104,9 @@ def main(argv=None) -> int:
         b.close()
     out = summary(eq) + f"\n\nWall time {time.perf_counter() - t0:.0f} s.\n"
     print(out)
-    if a.ship:
+    if a.ship and eq.partial:
+        print("partial: not shipped", file=sys.stderr)
+    elif a.ship:
         print(f"wrote {save_equilibrium(eq)}")
     if a.out:
         from musstats.base.files import atomic_write_text
