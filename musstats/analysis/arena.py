@@ -48,7 +48,8 @@ WHOLE_HAND_SETS = ("mus-read", "whole-hand")
 ARENA_SETS = STRATEGY_SETS + WHOLE_HAND_SETS
 #: the betting each set plays whole hands with (:data:`musstats.analysis.whole_hand.STRATEGY_SETS`)
 _WHOLE_NAME = {"equilibrium": "per-lance", "mus-read": "mus-read", "whole-hand": "mus-read"}
-#: who cuts the mus in each set: the shipped cut flags, or the mus decision's equilibrium
+#: who cuts the mus in each set (:data:`musstats.analysis.whole_hand.CUTS`): the shipped cut flags, or the mus
+#: decision's equilibrium
 _WHOLE_CUTS = {"equilibrium": "flags", "mus-read": "flags", "whole-hand": "equilibrium"}
 
 DEFAULT_HANDS = 200_000
@@ -206,14 +207,14 @@ def _arena_set(name: str) -> str:
 def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
                       progress: Callable[[int, int], None] | None) -> ArenaResult:
     """``a`` against ``b`` on whole hands (module doc)."""
-    from musstats.analysis.whole_hand import deal_hands, hand_scores
+    from musstats.analysis.whole_hand import cut_rule_flags, deal_hands, hand_scores
 
     for name in (a, b):
         if name not in _WHOLE_NAME:
             raise MusError(f"on whole hands {' and '.join(WHOLE_HAND_SETS)} play the equilibrium (the per-lance "
                            f"strategies) or each other, not {name!r}")
-    flags = {rule: _cut_rule(rule, v) for rule in {_WHOLE_CUTS[a], _WHOLE_CUTS[b]}}
-    fa, fb = flags[_WHOLE_CUTS[a]], flags[_WHOLE_CUTS[b]]
+    one_rule = _WHOLE_CUTS[a] == _WHOLE_CUTS[b]
+    fa, fb = cut_rule_flags(_WHOLE_CUTS[a], v), cut_rule_flags(_WHOLE_CUTS[b], v)
     xs: list[np.ndarray] = []
     partial = False
     with Interrupt() as ctrl_c:
@@ -222,7 +223,7 @@ def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
                 partial = True
                 break
             m, s = min(_CHUNK, n_hands - start), D.derived_seed(sd, D.ARENA_KEY, 1, i)
-            if fa is fb:  # one mus phase for both seatings
+            if one_rule:  # one mus phase for both seatings
                 h = deal_hands(m, s, v, fa)
                 sc = hand_scores(h, _WHOLE_NAME[a], _WHOLE_NAME[b], v)
                 x0, x1 = sc[:, 0], sc[:, 1]
@@ -250,17 +251,6 @@ def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
 
 #: seats of team 0 (mano and third)
 _TEAM0 = np.array([True, False, True, False])
-
-
-def _cut_rule(rule: str, v: Variant) -> np.ndarray:
-    """The cut flags bool [4, H] of a rule of :data:`_WHOLE_CUTS`."""
-    if rule == "equilibrium":
-        from musstats.analysis.cut_game import equilibrium_flags
-
-        return equilibrium_flags(v)
-    from musstats.tables.policies import cut_flags
-
-    return cut_flags(v)
 
 
 #: samples per owner of :func:`pair_response`'s search and valuation

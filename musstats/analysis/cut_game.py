@@ -331,10 +331,8 @@ def _read(path: str, mtime: int) -> CutEquilibrium:
 
 def ships(variant: Variant | str | None = None) -> bool:
     """Whether a mus-decision equilibrium ships for the variant."""
-    from musstats.base.files import data_file
-
     v = variant if isinstance(variant, Variant) else _variant(variant)
-    return not v.ten_kings and data_file("cut_equilibrium", v).exists()
+    return not v.ten_kings and _path(v).exists()
 
 
 def cut_probabilities(variant: Variant) -> np.ndarray:

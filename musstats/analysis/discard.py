@@ -155,6 +155,13 @@ def _draws(n_classes: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return draws, counts
 
 
+def _equilibrium_covers(ctx: Context, rounds: int) -> bool:
+    """Whether the shipped equilibria can answer the question at all: four partners, no ten
+    kings, no mus visto, one mus round."""
+    v = ctx.variant
+    return ctx.seating == FOUR and not v.ten_kings and not v.mus_visto and rounds == 1
+
+
 def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int, table: str = "after-mus"
                   ) -> tuple[np.ndarray, np.ndarray] | None:
     """Per keep-set: E[betting gain of the final hand] and its standard error, or None where
@@ -162,12 +169,11 @@ def betting_terms(ctx: Context, kept_sets: list[tuple[int, ...]], rounds: int, t
     visto, more than one mus round, rules whose gain table does not ship: computing it
     would mean solving every lance first).  ``table``: one of
     :data:`musstats.analysis.betting.GAIN_TABLES` (default: after the mus round)."""
-    v = ctx.variant
-    if ctx.seating != FOUR or v.ten_kings or v.mus_visto or rounds != 1:
+    if not _equilibrium_covers(ctx, rounds):
         return None
     from musstats.analysis.betting import shipped_gain
 
-    got = shipped_gain(v, table)
+    got = shipped_gain(ctx.variant, table)
     if got is None:
         return None
     gain, se = got
@@ -463,7 +469,7 @@ def mus_equilibrium(ctx: Context, rounds: int, policy: str) -> dict | None:
     others discarding by the strategy table, no mus visto and no 4-5-6-7 redeal, and ships for
     8 reyes."""
     v = ctx.variant
-    if ctx.seating != FOUR or v.ten_kings or v.mus_visto or v.redeal_4567 or rounds != 1 or policy != "table":
+    if not _equilibrium_covers(ctx, rounds) or v.redeal_4567 or policy != "table":
         return None
     from musstats.analysis.cut_game import EQUILIBRIUM_NOTE, cut_advice, ships
 

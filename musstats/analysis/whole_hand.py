@@ -45,7 +45,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "CUTS"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "CUTS", "cut_rule_flags"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -162,12 +162,14 @@ def deal_hands(n: int, seed: int, variant: Variant | None = None, cut: np.ndarra
 CUTS = ("flags", "equilibrium")
 
 
-def _cut_flags(cuts: str, v: Variant) -> np.ndarray | None:
-    """The flags of a rule of :data:`CUTS` (None: the shipped cut flags)."""
+def cut_rule_flags(cuts: str, v: Variant) -> np.ndarray:
+    """The cut flags bool [4, H] of a rule of :data:`CUTS`."""
     if cuts not in CUTS:
         raise MusError(f"unknown cut rule {cuts!r}; accepted: {', '.join(CUTS)}")
     if cuts == "flags":
-        return None
+        from musstats.tables.policies import cut_flags
+
+        return cut_flags(v)
     from musstats.analysis.cut_game import equilibrium_flags
 
     return equilibrium_flags(v)
@@ -183,7 +185,7 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
 
     _check_set(strategies)
     v = variant or Variant()
-    h = deal_hands(n, seed, v, _cut_flags(cuts, v))
+    h = deal_hands(n, seed, v, cut_rule_flags(cuts, v))
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY, 2)))
     ended = np.full(h.n, -1, np.int64)
     for li, (lance, o, played, subs) in enumerate(D.lance_parts(h.final, v)):
@@ -456,7 +458,7 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
             for who in [("seat", q) for q in range(4)] + [("team", t) for t in (0, 1)]]
     rows = []
     inputs = _inputs_digest(v) + ("" if strategies == "per-lance" else f"-{strategies}") + \
-        ("" if cuts == "flags" else f"-cuts-{cuts}-{flags_digest(np.asarray(_cut_flags(cuts, v)))}")
+        ("" if cuts == "flags" else f"-cuts-{cuts}-{flags_digest(cut_rule_flags(cuts, v))}")
     for i, (lance, src, (kind, x)) in enumerate(jobs):
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
