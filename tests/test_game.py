@@ -219,7 +219,11 @@ def test_deals_after_the_mus_decision():
     from musstats.tables.policies import cut_flags
 
     v = Variant()
-    flags = cut_flags(v)
+    # the model cuts by the mus decision's equilibrium (8 reyes ships it), each hand by its likelier
+    # choice: read here from the shipped file's probabilities
+    eq = np.load(ROOT / "musstats" / "data" / "cut_equilibrium_8-reyes_off.npz")
+    flags = eq["p_cut"] >= 0.5
+    assert flags.shape == cut_flags(v).shape and (flags != cut_flags(v)).any()
     none, every = np.zeros_like(flags), np.ones_like(flags)
     seats = np.arange(4)[None, :]
     n_cut = n_mus = 0
@@ -236,7 +240,7 @@ def test_deals_after_the_mus_decision():
         assert np.array_equal(hands, got) and np.array_equal(played, ~someone_cuts)
         n_cut, n_mus = n_cut + int(someone_cuts.sum()), n_mus + int((~someone_cuts).sum())
     assert n_cut > 0 and n_mus > 0
-    # nobody cutting is the plain mus round, stream for stream; the named source uses the shipped flags
+    # nobody cutting is the plain mus round, stream for stream; the named source cuts by the equilibrium
     assert np.array_equal(deals_after_mus(3000, 4, v, cut=none), deals_after_mus(3000, 4, v))
     assert np.array_equal(DEAL_SOURCES["mus-decision"](3000, 4, v), deals_after_mus(3000, 4, v, cut=flags))
     assert source_key("mus-decision", v) != source_key("after-mus", v)
@@ -244,6 +248,49 @@ def test_deals_after_the_mus_decision():
         deals_after_mus(10, 1, v, cut=flags[:, :5])
     with pytest.raises(MusError, match="accepted deal sources: mus-decision, as-dealt"):
         game_model(v, betting=True, source="after-mus")
+
+
+def test_model_with_betting_bets_cut_hands_by_the_strategies_that_read_who_cut():
+    # where somebody cut, the model's hands as dealt are bet by the mus-read strategies given the seat
+    # that cut: in every subgame and for every seat that cut, the stones the played terminals give
+    # average to the exact expectation of those strategies on the same deals (another code path: the
+    # framework's deal values).  (Bet without reading who cut, juego after a cut by second is 8.7 SE off.)
+    from musstats.analysis.betting import played_strategy
+    from musstats.analysis.game.betting import play_decided
+    from musstats.analysis.game.sources import deals_and_decisions
+    from musstats.analysis.play import hand_steps
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.tree import pattern_mask
+    from musstats.engines.solving.dealt import deal_values
+
+    v = Variant()
+    d, mus = deals_and_decisions(200_000, 11, v)
+    d = d[~mus]
+    eq = np.load(ROOT / "musstats" / "data" / "cut_equilibrium_8-reyes_off.npz")
+    cuts = (eq["p_cut"] >= 0.5)[np.arange(4)[None, :], d]
+    assert cuts.any(axis=1).all()
+    cutter = cuts.argmax(axis=1)  # the first seat from mano that cuts
+    record: list = []
+    hand_steps(d, v, "equilibrium", "equilibrium", 3, record=record, cutter=cutter)
+    checked = 0
+    for lance, sel, tree, term in record:
+        sol = played_strategy(lance, pattern_mask(tree.speakers), "as-dealt", v, read_cut=True)
+        st, o, _ = prepare(sol.game, d[sel], v, lance, cutter[sel])
+        exact = deal_values(sol.game, sol.sigma, st, o)
+        got = sol.game.U[term, o]
+        for q in range(4):
+            g = cutter[sel] == q
+            if g.sum() < 1000:
+                continue
+            se = got[g].std() / math.sqrt(g.sum())
+            assert abs(got[g].mean() - exact[g].mean()) < 4.5 * se + 1e-9, (lance, q, got[g].mean(), exact[g].mean())
+            checked += 1
+    assert checked >= 40
+    # play_decided reads who cut the same way (its own draws)
+    s = play_decided(d[:2000], np.zeros(2000, bool), v, 3)
+    assert s.shape == (2000, 8)
+    with pytest.raises(MusError, match="read who cut"):
+        hand_steps(d[:10], v, "equilibrium", "paso", 3, cutter=cutter[:10])
 
 
 def test_seeded_and_reproducible():

@@ -207,7 +207,8 @@ def _arena_set(name: str) -> str:
 def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
                       progress: Callable[[int, int], None] | None) -> ArenaResult:
     """``a`` against ``b`` on whole hands (module doc)."""
-    from musstats.analysis.whole_hand import cut_rule_flags, deal_hands, hand_scores
+    from musstats.analysis.cut_game import cut_rule_flags
+    from musstats.analysis.whole_hand import deal_hands, hand_scores
 
     for name in (a, b):
         if name not in _WHOLE_NAME:

@@ -37,7 +37,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["CUT_TREE", "BETTING", "CUT", "ASK", "cut_game", "cut_values", "sample_values", "CutEquilibrium",
            "solve_cut", "flags_sigma", "p_cut", "cut_table", "save_equilibrium", "load_equilibrium", "ships",
-           "equilibrium_flags", "cut_probabilities",
+           "equilibrium_flags", "cut_probabilities", "CUT_RULES", "cut_rule_flags", "played_cut_rule",
            "cut_advice", "EQUILIBRIUM_NOTE"]
 
 #: the betting sets the hands after the mus decision are valued with (module doc)
@@ -349,6 +349,28 @@ def equilibrium_flags(variant: Variant | str | None = None) -> np.ndarray:
     """bool [4, H]: the shipped equilibrium's cuts as flags, each hand by its likelier choice
     (the equilibrium is pure but for a few hands)."""
     return load_equilibrium(variant).p_cut >= 0.5
+
+
+#: who cuts the mus in whole hands: the shipped cut flags, or the mus decision's equilibrium
+CUT_RULES = ("flags", "equilibrium")
+
+
+def cut_rule_flags(rule: str, variant: Variant | str | None = None) -> np.ndarray:
+    """The cut flags bool [4, H] of a rule of :data:`CUT_RULES` (the equilibrium: each hand by
+    its likelier choice)."""
+    if rule not in CUT_RULES:
+        raise MusError(f"unknown cut rule {rule!r}; accepted: {', '.join(CUT_RULES)}")
+    if rule == "equilibrium":
+        return equilibrium_flags(variant)
+    from musstats.tables.policies import cut_flags
+
+    return cut_flags(variant if isinstance(variant, Variant) else _variant(variant))
+
+
+def played_cut_rule(variant: Variant | str | None = None) -> str:
+    """The rule whole hands are cut by where nothing else is asked for: the mus decision's
+    equilibrium where it ships, else the shipped cut flags."""
+    return "equilibrium" if ships(variant) else "flags"
 
 
 def cut_advice(hand: int, seat: int, variant: Variant | str | None = None) -> dict:

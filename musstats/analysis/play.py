@@ -297,18 +297,21 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
 
 
 def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
-               record: list | None = None, deal: str = "as-dealt") -> np.ndarray:
+               record: list | None = None, deal: str = "as-dealt", cutter: np.ndarray | None = None) -> np.ndarray:
     """The stones of each deal in the order they are taken, actions drawn from the
     strategies (seeded): int64 [N, 8] in ``STEP_NAMES`` order, signed (+ team 0, - team 1).
     An accepted órdago is the step ``±ORDAGO_STEP`` at its lance's deje position (the
     game ends there: the later steps are 0).  ``record``: a list that receives
     ``(lance, deal indices, tree, terminal rows)`` of every subgame played; ``deal`` as in
-    :func:`hand_values`."""
-    from musstats.analysis.betting import _variant
+    :func:`hand_values`.  ``cutter`` (int [N], the seat that cut each deal; hands as dealt,
+    both teams ``equilibrium``): the hands are bet by the strategies that read who cut."""
+    from musstats.analysis.betting import _variant, played_strategy
     from musstats.engines.betting.info import prepare
 
     v = _variant(v, "off")
     team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
+    if cutter is not None and (deal != "as-dealt" or team0 != "equilibrium" or team1 != "equilibrium"):
+        raise MusError("the strategies that read who cut bet hands as dealt, both teams by the equilibrium")
     d = np.ascontiguousarray(deals, np.int64)
     n = d.shape[0]
     steps = np.zeros((n, 8), np.int64)
@@ -317,8 +320,13 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
         i = _COUNT_STEP[lance]
         steps[:, 4 + i] += np.where(played, paso_stones(lance, o), 0).astype(np.int64)
         for pat, sel in subs:
-            sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
-            st, oo, _ = prepare(sol.game, d[sel], v, lance)
+            if cutter is None:
+                sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
+                st, oo, _ = prepare(sol.game, d[sel], v, lance)
+            else:
+                sol = played_strategy(lance, int(pat), deal, v, read_cut=True)
+                st, oo, _ = prepare(sol.game, d[sel], v, lance, np.asarray(cutter, np.int64)[sel])
+                w, profile = np.ones(1), (lambda j, s=sol.sigma: s)
             u = rng.random((sel.size, 32))
             term = np.zeros(sel.size, np.int64)
             for j, rows in plan_groups(w, sel.size, rng):

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from musstats.analysis.cut_game import CUT_RULES, cut_rule_flags
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
 from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
@@ -45,7 +46,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "CUTS", "cut_rule_flags"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "CUTS"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -158,21 +159,8 @@ def deal_hands(n: int, seed: int, variant: Variant | None = None, cut: np.ndarra
     return Hands(dealt, final, mus, D.cutter(dealt, v, flags), counts, pm.astype(np.int64), jm.astype(np.int64))
 
 
-#: who cuts the mus in the simulated hands: the shipped cut flags, or the mus decision's equilibrium
-CUTS = ("flags", "equilibrium")
-
-
-def cut_rule_flags(cuts: str, v: Variant) -> np.ndarray:
-    """The cut flags bool [4, H] of a rule of :data:`CUTS`."""
-    if cuts not in CUTS:
-        raise MusError(f"unknown cut rule {cuts!r}; accepted: {', '.join(CUTS)}")
-    if cuts == "flags":
-        from musstats.tables.policies import cut_flags
-
-        return cut_flags(v)
-    from musstats.analysis.cut_game import equilibrium_flags
-
-    return equilibrium_flags(v)
+#: who cuts the mus in the simulated hands (one home: :data:`musstats.analysis.cut_game.CUT_RULES`)
+CUTS = CUT_RULES
 
 
 def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance",
@@ -499,6 +487,11 @@ def _data_path(v: Variant):
 SET_TEXT = {"per-lance": "the per-lance strategies, cut flags and discard table",
             "mus-read": "the strategies musstats hand bets by: those that read who cut for the hands played as "
                         "dealt, the after-mus ones after a mus round; the shipped cut flags and discard table"}
+#: what a set plays when the mus decision's equilibrium cuts (:data:`CUTS`)
+CUTS_TEXT = {"per-lance": "the per-lance strategies, the mus decision's equilibrium and the discard table",
+             "mus-read": "the strategies musstats hand bets by: those that read who cut for the hands played as "
+                         "dealt, the after-mus ones after a mus round; the mus decision's equilibrium (each hand by "
+                         "its likelier choice) and the discard table"}
 
 
 def exploitability_document(df, baseline=None) -> dict:
@@ -548,7 +541,8 @@ def exploitability_document(df, baseline=None) -> dict:
         g, se = total(pd.DataFrame(r))
         by_source[src] = {"gain": g, "gain_se": se}
     return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
-            "strategies": SET_TEXT[a.get("strategies", "per-lance")],
+            "strategies": (CUTS_TEXT if a.get("cuts") == "equilibrium" else SET_TEXT)[a.get("strategies", "per-lance")],
+            "cuts": a.get("cuts", "flags"),
             "baseline": SET_TEXT["per-lance"],
             "method": a.get("method"),
             "nashconv": nash, "nashconv_se": nash_se,

@@ -39,7 +39,8 @@ def game(variant, juego_real, mano, out, deals, seed, model, match, games, score
     En paso: every hand is played without betting after one mus round in which everyone
     discards by the strategy table.  With betting: every lance is bet by the shipped
     equilibrium strategies, on the hands after the mus decision (as dealt when a player
-    holds a hand the shipped cut flags cut with, else after one mus round): dejes are taken
+    holds a hand the mus decision's equilibrium cuts with, the strategies that read who
+    cut betting them; else after one mus round): dejes are taken
     at once, then the count in lance order; an accepted órdago ends the game.  The effect
     of betting is measured against en paso on those same hands.  Either way the first team to reach
     the target wins at that moment.  --match and --out use the en-paso model unless

@@ -227,10 +227,11 @@ def _game_lines() -> list[str]:
     scores = [(0, 0), (0, 10), (10, 0), (0, 30), (20, 30), (35, 35)]
     lines = ["### The game with betting", "",
              "P(we win the game), our team mano in the next hand, on the hands after the mus decision (as dealt "
-             "when a player holds a hand the shipped cut flags cut with, else after one mus round): every lance "
-             "en paso, and every "
+             "when a player holds a hand the mus decision's equilibrium cuts with, else after one mus round): "
+             "every lance en paso, and every "
              "lance bet by the equilibrium strategies solved for each hand's distribution (as dealt where somebody "
-             "cut, after one mus round where all four asked; dejes at once, then the count; an accepted órdago "
+             "cut, those that read who cut; after one mus round where all four asked, the after-mus ones; dejes at "
+             "once, then the count; an accepted órdago "
              "ends the "
              f"game, in {100 * bet.outcomes.p_ordago():.2f} % of hands).", "",
              "| score (us-them) | en paso | with betting |", "|---|---|---|"]

@@ -1,10 +1,11 @@
 """What one hand yields with equilibrium betting: the stones in the order they are taken.
 
 Every deal -- by default after the mus decision (``"mus-decision"`` of :mod:`.sources`: the
-hands as dealt when someone cuts by the shipped cut flags, else after one mus round by
-the discard table) -- is played by the shipped equilibrium strategies of every
-lance solved for its distribution -- hands as dealt where somebody cut, after one mus
-round where all four asked -- (:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
+hands as dealt when someone cuts by the mus decision's equilibrium, else after one mus round
+by the discard table) -- is played by the shipped equilibrium strategies of every lance
+solved for its distribution -- hands as dealt where somebody cut (those that read who cut,
+as ``musstats hand`` bets them), after one mus round where all four asked --
+(:func:`musstats.analysis.play.hand_steps`, actions drawn, seeded): a hand's
 outcome is eight signed steps (``STEP_NAMES``), the dejes taken at once lance by lance
 and then the count in lance order, ``+n`` stones to team 0 (mano's team), ``-n`` to
 team 1; an accepted órdago is a step that reaches any target (``ORDAGO_STEP``) for the
@@ -32,7 +33,7 @@ __all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "DEFAULT_BETTI
            "BETTING_SOURCE", "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
 
 #: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
-PLAY_VERSION = 3
+PLAY_VERSION = 4
 
 #: deals played for the betting outcome table by default
 DEFAULT_BETTING_DEALS = 2_000_000
@@ -40,9 +41,9 @@ DEFAULT_BETTING_DEALS = 2_000_000
 #: the hands after the mus decision, or as dealt (the distribution the strategies were solved for)
 BETTING_SOURCE = "mus-decision"
 BETTING_SOURCES = ("mus-decision", "as-dealt")
-BETTING_TEXT = ("equilibrium betting (shipped strategies, hands after the mus decision: the strategies for "
-                "hands as dealt where somebody cut, for hands after one mus round where all four asked): "
-                "dejes at once, then the count")
+BETTING_TEXT = ("equilibrium betting (shipped strategies, hands after the mus decision cut by its equilibrium: "
+                "the strategies that read who cut for hands as dealt, those for hands after one mus round where "
+                "all four asked): dejes at once, then the count")
 _CHUNK = 1 << 18
 
 
@@ -115,11 +116,19 @@ def play_decided(deals: np.ndarray, mus: np.ndarray, variant: Variant, seed: int
     """The steps of each deal after the mus decision (int64 [N, 8], as
     :func:`musstats.analysis.play.hand_steps`), each played by the equilibrium strategies of
     its own distribution: after one mus round where it was played (``mus`` bool [N]), as
-    dealt where somebody cut."""
+    dealt where somebody cut -- where the mus decision's equilibrium cuts the deals
+    (:func:`.sources.decision_flags`), by the strategies that read who cut, as
+    ``musstats hand`` bets them."""
+    from musstats.analysis.cut_game import played_cut_rule
+    from musstats.analysis.game.sources import decision_flags
+
     steps = np.zeros((deals.shape[0], len(STEP_NAMES)), np.int64)
+    read_cut = played_cut_rule(variant) == "equilibrium"
     for deal, sel, k in (("as-dealt", ~mus, 0), ("after-mus", mus, 1)):
         if sel.any():
-            steps[sel] = hand_steps(deals[sel], variant, "equilibrium", "equilibrium", seed + k, deal=deal)
+            cutter = D.cutter(deals[sel], variant, decision_flags(variant)) if read_cut and deal == "as-dealt" else None
+            steps[sel] = hand_steps(deals[sel], variant, "equilibrium", "equilibrium", seed + k, deal=deal,
+                                    cutter=cutter)
     return steps
 
 

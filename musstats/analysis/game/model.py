@@ -221,16 +221,22 @@ def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> 
     from musstats.analysis.betting import plans_key
     from musstats.analysis.game.betting import PLAY_VERSION
     from musstats.analysis.game.sources import source_key
+    from musstats.analysis.cut_game import played_cut_rule
+    from musstats.engines.betting import deals as D
     from musstats.engines.betting.deals import SUBGAMES
     from musstats.engines.betting.specs import Spec
 
     if v.ten_kings:
         raise MusError("betting equilibria are not available with ten kings")
     deals = ("as-dealt",) if source == "as-dealt" else ("as-dealt", "after-mus")
+    # where the mus decision's equilibrium cuts, the hands as dealt are bet by the strategies that read who cut
+    read = source == "mus-decision" and played_cut_rule(v) == "equilibrium"
     return {"rules": v.cache_key(target=False), "deal": source_key(source, v), "play": PLAY_VERSION, "deals": int(n),
             "seed": int(seed),
             # the fields the shipped strategies are matched by (not their source-hashed cache keys)
-            "strategies": [Spec(lance=lance, pattern=pat, deal=deal, info="private", variant=v).fields()
+            "strategies": [Spec(lance=lance, pattern=pat, deal=D.CUT, info="mus-read", variant=v).fields()
+                           for lance, pat in SUBGAMES if read]
+            + [Spec(lance=lance, pattern=pat, deal=deal, info="private", variant=v).fields()
                            for deal in deals for lance, pat in SUBGAMES],
             "plans": plans_key(v, deals)}
 

@@ -4,8 +4,10 @@ A deal source is a callable ``source(n, seed, variant) -> int array [n, 4]`` of 
 indices (:func:`musstats.tables.hands.hand_tables`) in seat order (mano, second, third,
 postre).  ``"after-mus"`` (the default) plays each hand after one mus round in which all
 four players discard by the shipped discard strategy table; ``"mus-decision"`` after the
-mus decision: the hands as dealt when a player holds a hand he cuts with (the shipped cut
-flags), otherwise after one mus round by the table (the model with betting plays these);
+mus decision: the hands as dealt when a player holds a hand he cuts with (the mus decision's
+equilibrium where it ships, each hand by its likelier choice, else the shipped cut flags:
+:func:`musstats.analysis.cut_game.played_cut_rule`), otherwise after one mus round by the
+table (the model with betting plays these);
 ``"as-dealt"`` plays the hands as dealt.  All honour the 4-5-6-7 redeal and mus visto.
 """
 
@@ -20,7 +22,7 @@ from musstats.engines.musphase import deals_after_mus, deals_as_dealt
 from musstats.rules.variant import Variant
 
 __all__ = ["DealSource", "DEAL_SOURCES", "DEFAULT_SOURCE", "register_deal_source", "deals_after_one_round",
-           "deals_after_the_decision", "deals_and_decisions", "source_key"]
+           "deals_after_the_decision", "deals_and_decisions", "decision_flags", "source_key"]
 
 #: ``source(n, seed, variant) -> int [n, 4]`` hand indices in seat order
 DealSource = Callable[[int, int, Variant], np.ndarray]
@@ -39,8 +41,8 @@ def deals_after_one_round(n: int, seed: int, variant: Variant = Variant()) -> np
 def deals_after_the_decision(n: int, seed: int, variant: Variant = Variant(), key: tuple[int, ...] = ()
                              ) -> np.ndarray:
     """``n`` random deals after the mus decision: when all four ask for mus (none holds a
-    hand the shipped cut flags cut with), one mus round by the discard table; otherwise the
-    hands as dealt.  Hand indices [n, 4] in seat order (``key``: the seeds' spawn key)."""
+    hand he cuts with by :func:`decision_flags`), one mus round by the discard table; otherwise
+    the hands as dealt.  Hand indices [n, 4] in seat order (``key``: the seeds' spawn key)."""
     return deals_and_decisions(n, seed, variant, key)[0]
 
 
@@ -48,10 +50,16 @@ def deals_and_decisions(n: int, seed: int, variant: Variant = Variant(), key: tu
                         ) -> tuple[np.ndarray, np.ndarray]:
     """The deals of :func:`deals_after_the_decision` and, per deal, whether the mus round
     was played (bool [n]; False: somebody cut, the hands are as dealt)."""
-    from musstats.tables.policies import cut_flags
-
-    out = deals_after_mus(n, seed, variant, rounds=1, cut=cut_flags(variant), key=key, with_rounds=True)
+    out = deals_after_mus(n, seed, variant, rounds=1, cut=decision_flags(variant), key=key, with_rounds=True)
     return np.ascontiguousarray(out[:, :4]), out[:, 4] > 0
+
+
+def decision_flags(variant: Variant) -> np.ndarray:
+    """bool [4, H]: the hands each seat cuts the mus with in the ``"mus-decision"`` source (the
+    rule of :func:`musstats.analysis.cut_game.played_cut_rule`)."""
+    from musstats.analysis.cut_game import cut_rule_flags, played_cut_rule
+
+    return cut_rule_flags(played_cut_rule(variant), variant)
 
 
 #: named deal sources; a named source's outcome table can be cached on disk
@@ -62,15 +70,12 @@ DEAL_SOURCES: dict[str, DealSource] = {"as-dealt": deals_as_dealt, "after-mus": 
 def source_key(source: str, variant: Variant) -> str:
     """The source's name for cache keys: with a digest of the shipped discard table (and cut
     flags) its deals depend on."""
-    import hashlib
-
-    from musstats.tables.policies import cut_flags, policy_digest
+    from musstats.tables.policies import flags_digest, policy_digest
 
     if source == "after-mus":
         return source + "-" + policy_digest("table", variant)
     if source == "mus-decision":
-        flags = np.ascontiguousarray(cut_flags(variant), np.bool_)
-        return f"{source}-{policy_digest('table', variant)}-{hashlib.sha1(flags.tobytes()).hexdigest()[:10]}"
+        return f"{source}-{policy_digest('table', variant)}-{flags_digest(decision_flags(variant))[:10]}"
     return source
 
 
