@@ -6,15 +6,15 @@ information (who cut and the cards taken; earlier lances' betting; the pares dec
 in juego and punto; all of them) and reader (each seat; each pair reading together), what a
 best response that reads it gains, chosen on one sample of hands and valued on an
 independent one (a lower bound).  Prints the table and the sums per source; ``--out`` writes
-the Markdown; ``--ship`` (with ``--strategies mus-read``, the set ``musstats hand`` bets by, every
-source) writes the figures ``musstats hand --exploitability`` prints
+the Markdown; ``--ship`` (with ``--strategies mus-read --cuts equilibrium``, the set ``musstats hand``
+plays, every source) writes the figures ``musstats hand --exploitability`` prints
 (``musstats/data/whole_hand_<deck>_<juego real>.json``), with the per-lance strategies'
-NashConv on the same hands as the baseline (measured too, every source, no pairs).  ``--cuts
+NashConv on the hands the shipped flags cut as the baseline (measured too, every source, no pairs).  ``--cuts
 equilibrium``: the hands cut by the mus decision's equilibrium instead of the shipped flags.  Each row is kept in the disk cache
 as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
     python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md]
-    python scripts/measure_whole_hand.py --strategies mus-read --team-lances grande,chica --ship
+    python scripts/measure_whole_hand.py --strategies mus-read --cuts equilibrium --team-lances grande,chica --ship
     python scripts/measure_whole_hand.py --strategies mus-read --cuts equilibrium --sources mus --no-teams
 """
 
@@ -46,8 +46,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cuts", default="flags", choices=list(CUTS),
                     help="who cuts the mus: the shipped cut flags, or the mus decision's equilibrium")
     a = ap.parse_args(argv)
-    if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES) or a.cuts != "flags"):
-        ap.error("--ship writes the figures of the strategies musstats hand bets by (--strategies mus-read), "
+    if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES) or a.cuts != "equilibrium"):
+        ap.error("--ship writes the figures of the set musstats hand plays (--strategies mus-read --cuts equilibrium), "
                  "every source")
     t0 = time.perf_counter()
     bar = ProgressBar("lances x sources x readers")
