@@ -9,6 +9,8 @@ responses), with ``--pooled`` each pair seeing both its hands.  Prints a Markdow
     python scripts/remeasure.py --deal as-dealt [--info private|pooled] [--samples 1000000] [--subgames all]
     python scripts/remeasure.py --deal after-mus [--samples 8000000] [--subgames punto-15,juego-7] --team
     python scripts/remeasure.py --method dcfr ...   # the individual equilibrium (strategy set "individual")
+    python scripts/remeasure.py --deal cut --info mus-read --cuts equilibrium --samples 500000 --team
+        # the strategies that read who cut, on the hands the mus decision's equilibrium cuts
 
 As dealt, ``--samples`` are the samples per owner and sample set (public chance sampling);
 after the mus, the deals of each of the two sample sets; the pooled model as dealt is
@@ -51,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exact", action="store_true",
                     help="as dealt, private: every measure exact, from the teams' pair sums (--team and --pooled "
                          "implied)")
+    ap.add_argument("--cuts", default="flags", choices=["flags", "equilibrium"],
+                    help="with --deal cut: the hands cut by the shipped flags (those the strategies were solved on) or "
+                         "by the mus decision's equilibrium [flags]")
     ap.add_argument("--method", default=None,
                     help="the CFR scheme of the strategies to measure (dcfr: the individual equilibrium) [the shipped]")
     a = ap.parse_args(argv)
@@ -68,8 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     if a.exact and (deal != "as-dealt" or a.info != "private"):
         print("remeasure: --exact measures the hands as dealt with private information", file=sys.stderr)
         return 2
+    if a.cuts != "flags" and deal != D.CUT:
+        print("remeasure: --cuts picks who cuts in the cut deal model (--deal cut --info mus-read)", file=sys.stderr)
+        return 2
+    flags = None
+    if a.cuts == "equilibrium":
+        from musstats.analysis.cut_game import cut_rule_flags
+
+        flags = cut_rule_flags("equilibrium", v)
     which = "the shipped strategies" if a.method is None else f"the shipped strategies of scheme {a.method}"
-    print(f"{deal}, {a.info} information, {which} on sample set {a.set} ({n:,} per set)\n")
+    cuts = "" if deal != D.CUT else f", the hands cut by the {'mus decision' + chr(39) + 's equilibrium' if flags is not None else 'shipped cut flags'}"
+    print(f"{deal}{cuts}, {a.info} information, {which} on sample set {a.set} ({n:,} per set)\n")
     print("| lance | declared | NashConv [lower, in-sample] | mano+third together | second+postre together | "
           "mano+third seeing both | second+postre seeing both | value (mano's team) | s |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -82,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         if a.exact:
             e = _exact(spec, s)
         else:
-            e = measure_solved(spec, s.game, s.sigma, samples=n, index=a.set, team=a.team, pooled=a.pooled)
+            pools = None if flags is None else _cut_pools(spec, flags, n, a.set)
+            e = measure_solved(spec, s.game, s.sigma, samples=n, index=a.set, team=a.team, pooled=a.pooled,
+                               pools=pools)
 
         def pair(key, t):
             if e.get(key) is None:
@@ -94,6 +110,19 @@ def main(argv: list[str] | None = None) -> int:
               f"{pair('team_gain', 0)} | {pair('team_gain', 1)} | {pair('pooled_gain', 0)} | {pair('pooled_gain', 1)} | "
               f"{e['value']:+.4f} ± {e['value_se']:.4f} | {time.perf_counter() - t0:.0f} |", flush=True)
     return 0
+
+
+def _cut_pools(spec, flags, n: int, index: int) -> dict:
+    """The two measurement samples of a subgame of the cut model (``n`` deals each, with the seat
+    that cut each one) when the hands are cut by ``flags``: the measurement streams' keys."""
+    from musstats.engines.betting import deals as D
+
+    sg = (spec.lance, spec.pattern)
+    out = {}
+    for name, key in (("choose", D.CHOOSE_KEY + 100 * index), ("eval", D.EVAL_KEY + 100 * index)):
+        d = D.subgame_pools(D.CUT, spec.variant, {sg: n}, spec.seed, key, flags=flags)[sg].astype("int64")
+        out[name] = (d, D.cutter(d, spec.variant, flags))
+    return out
 
 
 def _exact(spec, s) -> dict:

@@ -822,6 +822,40 @@ def test_after_mus_deals_are_the_deals_with_a_mus_round(monkeypatch):
         D.mus_round_deals(10, 7, v)
 
 
+def test_cut_deals_of_other_flags_and_their_measurement_pools():
+    """The cut deal model for other cut flags (the hands a strategy that reads who cut is
+    measured on when another rule cuts): with everybody cutting every deal as dealt is kept,
+    stream for stream; with only third cutting, with half his hands, every deal holds one of
+    them there; and a
+    measurement pool given with the seat that cut is prepared with that seat, not the one the
+    shipped flags name."""
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.musphase import deals_as_dealt
+    from musstats.rules.variant import Variant
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    H = hand_tables(v).n_hands
+    every = np.ones((4, H), bool)
+    assert np.array_equal(D.cut_deals(3000, 5, v, every), deals_as_dealt(3000, D.derived_seed(5, 0), v))
+    one = np.zeros((4, H), bool)
+    one[2, ::2] = True  # third cuts with the even hand indices, nobody else cuts
+    d = D.cut_deals(5000, 5, v, one)
+    assert d.shape == (5000, 4) and (d[:, 2] % 2 == 0).all() and (D.cutter(d, v, one) == 2).all()
+    pools = D.subgame_pools(D.CUT, v, {("grande", 15): 4000}, 1, D.CHOOSE_KEY, flags=one, max_blocks=4)
+    assert pools[("grande", 15)].shape == (4000, 4) and (pools[("grande", 15)][:, 2] % 2 == 0).all()
+    spec = Spec("grande", 15, deal=D.CUT, info="mus-read", variant=v)
+    game = spec.game()
+    dd = pools[("grande", 15)].astype(np.int64)
+    c = np.full(dd.shape[0], 2)
+    sg = solver_game(spec, purpose="measure", samples=dd.shape[0], pools={"choose": (dd, c), "eval": (dd, c)})
+    assert np.array_equal(sg.choose[0], prepare(game, dd, v, "grande", 2)[0])
+    assert not np.array_equal(sg.choose[0], prepare(game, dd, v, "grande", 0)[0])
+
+
 def test_kept_subgame_deals_are_the_streams_and_never_read_for_other_flags(monkeypatch):
     """The deals a solve trains and is measured on, kept in memory and on disk after the mus:
     the same deals as the stream's (first n of the subgame), and a cached file of one deal

@@ -65,8 +65,10 @@ def derived_seed(seed: int, *spawn_key: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int = BLOCK) -> np.ndarray:
-    """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order."""
+def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int = BLOCK,
+                flags: np.ndarray | None = None) -> np.ndarray:
+    """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order (``flags``:
+    the cut flags of the ``cut`` model, default the shipped ones)."""
     from musstats.engines.musphase import deals_as_dealt
 
     s = derived_seed(seed, key, b)
@@ -75,7 +77,7 @@ def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int
     elif deal == "after-mus":
         d = mus_round_deals(n, s, variant)
     elif deal == CUT:
-        d = cut_deals(n, s, variant)
+        d = cut_deals(n, s, variant, flags)
     else:
         raise MusError(f"unknown deal model {deal!r}; accepted: {', '.join(SOLVED_DEALS)}")
     return d.astype(np.int16)
@@ -91,16 +93,16 @@ def cutter(deals: np.ndarray, variant: Variant, flags: np.ndarray | None = None)
     return np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1).astype(np.int64)
 
 
-def cut_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
+def cut_deals(n: int, seed: int, variant: Variant, flags: np.ndarray | None = None) -> np.ndarray:
     """``n`` deals as dealt (hand indices int64 [n, 4]) given that a seat cuts the mus (the
-    shipped cut flags): the hands that are played as dealt.  Draws ``n`` deals at a time, each
-    draw its own stream of ``seed``."""
+    shipped cut flags, or ``flags`` bool [4, H]): the hands that are played as dealt.  Draws
+    ``n`` deals at a time, each draw its own stream of ``seed``."""
     from musstats.engines.musphase import deals_as_dealt
 
     kept, have, j = [], 0, 0
     while have < n:
         d = deals_as_dealt(int(n), derived_seed(seed, j), variant)
-        d = d[cutter(d, variant) >= 0]
+        d = d[cutter(d, variant, flags) >= 0]
         kept.append(d)
         have += d.shape[0]
         j += 1
@@ -187,10 +189,11 @@ MAX_BLOCKS = {TRAIN_KEY: 512, CHOOSE_KEY: 128, EVAL_KEY: 128}
 
 
 def subgame_pools(deal: str, variant: Variant, quotas: dict[tuple[str, int], int], seed: int, key: int,
-                  max_blocks: int | None = None) -> dict[tuple[str, int], np.ndarray]:
+                  max_blocks: int | None = None, flags: np.ndarray | None = None) -> dict[tuple[str, int], np.ndarray]:
     """Deals of several subgames from one stream: the first ``quotas[sg]`` deals of the
     stream that belong to each subgame ``sg`` (int16 [n, 4]), searched in the first
-    ``max_blocks`` blocks (default ``MAX_BLOCKS[key]``): a rare subgame may get fewer."""
+    ``max_blocks`` blocks (default ``MAX_BLOCKS[key]``): a rare subgame may get fewer.
+    ``flags``: the cut flags of the ``cut`` model (default the shipped ones)."""
     if max_blocks is None:
         max_blocks = MAX_BLOCKS.get(key, 4096)
     parts: dict[tuple[str, int], list[np.ndarray]] = {sg: [] for sg in quotas}
@@ -199,7 +202,7 @@ def subgame_pools(deal: str, variant: Variant, quotas: dict[tuple[str, int], int
     while any(have[sg] < quotas[sg] for sg in quotas):
         if b >= max_blocks:
             break
-        d = block_deals(deal, variant, seed, key, b)
+        d = block_deals(deal, variant, seed, key, b, flags=flags)
         pm, jm = holder_masks(d, variant)
         for (lance, pat), q in quotas.items():
             need = q - have[(lance, pat)]

@@ -78,13 +78,20 @@ def _samples(spec: Spec, game: Game, n: int, index: int = 0):
     return prepare(game, a, v, spec.lance), prepare(game, b, v, spec.lance)
 
 
+def _prepared(game: Game, pool, n: int, spec: Spec):
+    """The first ``n`` deals of a pool (hand indices [m, 4], or with the ``mus-read`` model
+    (deals, the seat that cut each one)) prepared for ``game``."""
+    deals, cutter = pool if isinstance(pool, tuple) else (pool, None)
+    return prepare(game, deals[:n], spec.variant, spec.lance, None if cutter is None else cutter[:n])
+
+
 def solver_game(spec: Spec, *, purpose: str = "train", samples: int | None = None, pools: dict | None = None,
                 index: int = 0) -> SolverGame:
     """The solver game of ``spec``: ``purpose`` ``"train"`` (its training chance) or
     ``"measure"`` (its measurement samples, ``samples`` units per owner or deals); ``index``
     picks further independent measurement samples.  The vector and exact games serve both.
     ``pools`` (deal solver): ``{"train": deals, "choose": deals, "eval": deals}`` instead of the
-    kept streams."""
+    kept streams (the measurement pools of the ``mus-read`` model may be (deals, cutter))."""
     game = spec.game()
     v = spec.variant
     if spec.solver in ("vector", "exact"):
@@ -112,7 +119,7 @@ def solver_game(spec: Spec, *, purpose: str = "train", samples: int | None = Non
         return DealGame(game, (st, o, w), batch=min(batch, st.shape[0]), choose=part[0], evaluate=part[1], exact=False)
     n = EVAL_DEALS if samples is None else int(samples)
     if pools and "choose" in pools:
-        choose = (prepare(game, pools["choose"][:n], v, spec.lance), prepare(game, pools["eval"][:n], v, spec.lance))
+        choose = (_prepared(game, pools["choose"], n, spec), _prepared(game, pools["eval"], n, spec))
     else:
         choose = _samples(spec, game, n, index)
     return DealGame(game, choose[0], choose=choose[0], evaluate=choose[1])
