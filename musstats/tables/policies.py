@@ -20,7 +20,7 @@ from musstats.rules.labels import POLICY_HELP
 from musstats.rules.variant import Variant
 
 __all__ = ["KEEP_ALL", "HEURISTICS", "POLICIES", "POLICY_HELP", "keep_options", "keep_mask_for",
-           "heuristic_policy", "table_path", "load_table", "get_policy", "policy_digest", "cut_flags", "flags_digest",
+           "heuristic_policy", "table_path", "load_table", "get_policy", "policy_digest", "cut_flags", "betting_cut_flags", "flags_digest",
            "visto_policy"]
 
 KEEP_ALL = 15
@@ -197,6 +197,20 @@ def cut_flags(variant: Variant = Variant()) -> np.ndarray:
     t = hand_tables(variant)
     row = (t.pares_cat >= 2) | (t.points == 31)
     return np.tile(row, (4, 1))
+
+
+def betting_cut_flags(variant: Variant = Variant()) -> np.ndarray:
+    """bool [4, H]: who cuts in the deal model of the strategies that read who cut (``cut``):
+    the cut law they were solved on, shipped beside them
+    (``musstats/data/cut_betting_<deck>_<juego real>.npz``, field ``flags``: the mus decision's
+    equilibrium, each hand by its likelier choice, when they were solved); without that file
+    the shipped cut flags."""
+    from musstats.base.files import data_file, read_npz
+
+    z = read_npz(data_file("cut_betting", variant))
+    if z is not None and "flags" in z and z["flags"].shape == (4, hand_tables(variant).n_hands):
+        return z["flags"].astype(bool)
+    return cut_flags(variant)
 
 
 def visto_policy(policy: np.ndarray, variant: Variant = Variant()) -> np.ndarray:

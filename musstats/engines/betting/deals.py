@@ -84,19 +84,20 @@ def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int
 
 
 def cutter(deals: np.ndarray, variant: Variant, flags: np.ndarray | None = None) -> np.ndarray:
-    """The seat that cuts the mus on each deal as dealt (the first from mano whose hand the
-    shipped cut flags, or ``flags`` bool [4, H], cut with), -1 where all four ask for mus."""
-    from musstats.tables.policies import cut_flags
+    """The seat that cuts the mus on each deal as dealt (the first from mano whose hand the cut
+    law of the ``cut`` model, :func:`musstats.tables.policies.betting_cut_flags`, or ``flags``
+    bool [4, H], cuts with), -1 where all four ask for mus."""
+    from musstats.tables.policies import betting_cut_flags
 
-    f = cut_flags(variant) if flags is None else np.asarray(flags, bool)
+    f = betting_cut_flags(variant) if flags is None else np.asarray(flags, bool)
     cuts = f[np.arange(4)[None, :], np.asarray(deals, np.int64)]
     return np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1).astype(np.int64)
 
 
 def cut_deals(n: int, seed: int, variant: Variant, flags: np.ndarray | None = None) -> np.ndarray:
-    """``n`` deals as dealt (hand indices int64 [n, 4]) given that a seat cuts the mus (the
-    shipped cut flags, or ``flags`` bool [4, H]): the hands that are played as dealt.  Draws
-    ``n`` deals at a time, each draw its own stream of ``seed``."""
+    """``n`` deals as dealt (hand indices int64 [n, 4]) given that a seat cuts the mus (the cut
+    law of the ``cut`` model, or ``flags`` bool [4, H]): the hands that are played as dealt.
+    Draws ``n`` deals at a time, each draw its own stream of ``seed``."""
     from musstats.engines.musphase import deals_as_dealt
 
     kept, have, j = [], 0, 0
@@ -138,15 +139,15 @@ def mus_round_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
 
 def deal_digest(deal: str, variant: Variant) -> str | None:
     """What a deal model depends on beyond the variant: after the mus, the shipped discard
-    table and cut flags; given a cut, the cut flags (a short digest, part of a strategy's key);
-    None as dealt."""
+    table and cut flags; given a cut, the cut law of the ``cut`` model (a short digest, part of
+    a strategy's key); None as dealt."""
     if deal not in ("after-mus", CUT):
         return None
     import hashlib
 
-    from musstats.tables.policies import cut_flags, policy_digest
+    from musstats.tables.policies import betting_cut_flags, cut_flags, policy_digest
 
-    flags = np.ascontiguousarray(cut_flags(variant), np.bool_)
+    flags = np.ascontiguousarray(betting_cut_flags(variant) if deal == CUT else cut_flags(variant), np.bool_)
     digest = "cut-" + hashlib.sha1(flags.tobytes()).hexdigest()[:10]
     return digest if deal == CUT else policy_digest("table", variant) + "-" + digest
 
