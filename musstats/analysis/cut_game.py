@@ -80,24 +80,10 @@ def _check_betting(betting: str) -> str:
     return betting
 
 
-def _unbet_stones(final: np.ndarray, v: Variant) -> np.ndarray:
-    """Team 0's en-paso stones of the lances played outside every betting subgame (held by one
-    team only)."""
-    from musstats.engines.betting import deals as D
-    from musstats.engines.betting.game import paso_stones
-
-    total = np.zeros(final.shape[0])
-    for lance, o, played, subs in D.lance_parts(final, v):
-        x = np.where(played, paso_stones(lance, o), 0.0)
-        for _, sel in subs:
-            x[sel] = 0.0
-        total += x
-    return total
-
-
 def cut_values(dealt: np.ndarray, final: np.ndarray, v: Variant, betting: str = "mus-read") -> np.ndarray:
     """float [5, n]: team 0's expected stones of each deal (hands ``dealt`` [n, 4]; ``final``
     [n, 4] the same deals after one mus round) when seat 0..3 cuts, and after the round."""
+    from musstats.analysis.play import unbet_stones
     from musstats.analysis.whole_hand import Hands, hand_scores
     from musstats.engines.betting import deals as D
 
@@ -113,7 +99,7 @@ def cut_values(dealt: np.ndarray, final: np.ndarray, v: Variant, betting: str = 
         pm, jm = D.holder_masks(hands, v)
         h = Hands(dealt, hands, np.full(n, k == 4), np.full(n, k if k < 4 else -1), zeros,
                   pm.astype(np.int64), jm.astype(np.int64))
-        out[k] = hand_scores(h, betting, betting, v)[:, 0] + _unbet_stones(hands, v)
+        out[k] = hand_scores(h, betting, betting, v)[:, 0] + unbet_stones(hands, v)
     return out
 
 

@@ -41,7 +41,7 @@ from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, Betti
 from musstats.rules.variant import Variant
 
 __all__ = ["STRATEGY_SETS", "HEURISTIC", "ORDAGO_STEP", "STEP_NAMES", "strategy_sigma", "mixed_sigma",
-           "sample_terminals", "sample_nodes", "terminal_steps", "hand_values", "hand_steps", "win_table"]
+           "sample_terminals", "sample_nodes", "terminal_steps", "hand_values", "unbet_stones", "hand_steps", "win_table"]
 
 STRATEGY_SETS = ("equilibrium", "individual", "paso", "heuristic", "random")
 #: the CFR scheme of the strategy sets that are solved strategies
@@ -283,15 +283,25 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
     v = _variant(v, "off")
     team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
     d = np.ascontiguousarray(deals, np.int64)
-    total = np.zeros(d.shape[0])
-    for lance, o, played, subs in D.lance_parts(d, v):
-        x = np.where(played, paso_stones(lance, o), 0.0)
+    total = unbet_stones(d, v)
+    for lance, _, _, subs in D.lance_parts(d, v):
         for pat, sel in subs:
             if stop is not None and stop():
                 raise KeyboardInterrupt
             sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
-            x[sel] = sum(float(wj) * deal_values(sol.game, profile(j), st, oo) for j, wj in enumerate(w))
+            total[sel] += sum(float(wj) * deal_values(sol.game, profile(j), st, oo) for j, wj in enumerate(w))
+    return total
+
+
+def unbet_stones(deals: np.ndarray, v: Variant) -> np.ndarray:
+    """Team 0's en-paso stones of each deal (float [N]) from the lances played outside every
+    betting subgame (held by one team only: nobody bets them)."""
+    total = np.zeros(deals.shape[0])
+    for lance, o, played, subs in D.lance_parts(deals, v):
+        x = np.where(played, paso_stones(lance, o), 0.0)
+        for _, sel in subs:
+            x[sel] = 0.0
         total += x
     return total
 
