@@ -921,10 +921,10 @@ def test_the_mus_calls_fit_the_cut_flags_as_the_rules_order_them():
     """The mus goes round from mano and the first to cut ends it (RULES.md): when seat c cut,
     every seat before it asked and it cut; the seats after it said nothing."""
     from musstats.analysis.betting import _calls_fit
-    from musstats.tables.policies import cut_flags
+    from musstats.tables.policies import betting_cut_flags
 
     V = Variant()
-    flags = cut_flags(V)
+    flags = betting_cut_flags(V)  # the cut law of the strategies that read who cut
     cuts = [int(np.nonzero(flags[s])[0][0]) for s in range(4)]  # a hand each seat cuts with
     asks = [int(np.nonzero(~flags[s])[0][0]) for s in range(4)]  # and one it asks with
     deals = np.array([[asks[0], asks[1], cuts[2], cuts[3]],  # third cut after two asks
@@ -941,12 +941,12 @@ def test_bet_given_who_cut_is_the_answer_of_hand_after_that_cut():
     """bet --cut answers with the strategies that read who cut: the probabilities at postre's
     first turn in grande after mano and second asked and third cut are those of ``musstats
     hand`` with that history, and they are not the per-lance ones; a call of one's own against
-    the cut flags gets the per-lance strategies and a note; the cut is for the hands as dealt
+    the cut law they were solved on gets the per-lance strategies and a note; the cut is for the hands as dealt
     in the private model."""
     from musstats.analysis.betting import bet
     from musstats.analysis.reading import hand
     from musstats.tables.hands import hand_cards
-    from musstats.tables.policies import cut_flags
+    from musstats.tables.policies import betting_cut_flags
 
     r = bet("R R 3 A", "postre", lance="grande", cut="third", trials=4000).to_dict()
     assert r["cut"] == "third" and "given who cut" in r["strategies"]
@@ -959,12 +959,12 @@ def test_bet_given_who_cut_is_the_answer_of_hand_after_that_cut():
     plain = bet("R R 3 A", "postre", lance="grande", trials=4000).to_dict()
     assert plain["cut"] is None and "per-lance" in plain["strategies"]
     assert any(abs(plain["nodes"][0]["actions"][a]["p"] - x["p"]) > 0.01 for a, x in first["actions"].items())
-    # mano holds a hand the flags cut with, yet second cut: mano asked against the flags
+    # mano holds a hand the cut law of those strategies cuts with, yet second cut: mano asked against it
     V = Variant()
-    h0 = int(np.nonzero(cut_flags(V)[0])[0][0])
+    h0 = int(np.nonzero(betting_cut_flags(V)[0])[0][0])
     cards = " ".join(c.label for c in hand_cards(h0, V))
     off = bet(cards, "mano", lance="grande", cut="second", trials=2000).to_dict()
-    assert "departs from the shipped cut flags" in off["notes"][0] and "per-lance" in off["strategies"]
+    assert "departs from the cut law" in off["notes"][0] and "per-lance" in off["strategies"]
     for kw, msg in [(dict(deal="after-mus"), "hands as dealt"), (dict(info="pooled"), "private model"),
                     (dict(cut="sixth"), "seat")]:
         with pytest.raises(MusError, match=msg) as e:

@@ -166,3 +166,29 @@ def test_whole_hands_cut_by_the_equilibrium_when_asked():
     assert (h.cutter == np.where(cuts.any(axis=1), cuts.argmax(axis=1), -1)).all()
     with pytest.raises(MusError, match="cut rule"):
         simulate(10, 1, v, cuts="bogus")
+
+
+def test_the_strategies_that_read_who_cut_ship_for_the_cut_law_beside_them(monkeypatch):
+    """The strategies that read who cut were solved on the hands the mus decision's equilibrium
+    cuts: the law ships beside them (read here from the file), it is not the cut flags, and the
+    shipped strategies are found under its key; without the file the deal model falls back to
+    the cut flags, and the key changes with the law, so strategies of one law are never read
+    for another."""
+    from musstats.base import files
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.store import get_solved
+    from musstats.rules.variant import Variant
+    from musstats.tables import policies
+
+    v = Variant()
+    z = np.load(files.DATA_DIR / "cut_betting_8-reyes_off.npz")
+    law = z["flags"].astype(bool)
+    assert np.array_equal(policies.betting_cut_flags(v), law) and (law != policies.cut_flags(v)).any()
+    spec = Spec("grande", 15, deal=D.CUT, info="mus-read", variant=v)
+    assert get_solved(spec, solve=False) is not None
+    key = spec.key
+    monkeypatch.setattr(files, "data_file", lambda stem, variant, suffix="", ext="npz":
+                        files.DATA_DIR / f"nothing_{stem}.npz")
+    assert np.array_equal(policies.betting_cut_flags(v), policies.cut_flags(v))
+    assert Spec("grande", 15, deal=D.CUT, info="mus-read", variant=v).key != key

@@ -300,21 +300,22 @@ def test_the_deals_throw_what_the_discard_table_throws_and_keep_the_rest():
         assert (used <= t.class_count).all()  # the four hands played come from one deck
 
 
-def test_a_call_against_the_cut_flags_is_read_with_the_per_lance_strategies():
-    """Mano holds a hand the shipped flags cut with, yet asked for mus and second cut: the
-    strategies that read who cut never meet his hand there, so the answer says so and bets by
-    the per-lance ones; with a hand the flags ask with, the same history is read with them."""
+def test_a_call_against_the_cut_law_is_read_with_the_per_lance_strategies():
+    """Mano holds a hand the cut law of the strategies that read who cut cuts with, yet asked
+    for mus and second cut: those strategies never meet his hand there, so the answer says so
+    and bets by the per-lance ones; with a hand that law asks with, the same history is read
+    with them."""
     from musstats.analysis.reading import hand
     from musstats.tables.hands import hand_cards
-    from musstats.tables.policies import cut_flags
+    from musstats.tables.policies import betting_cut_flags
 
-    flags = cut_flags(V)
+    flags = betting_cut_flags(V)
     label = {True: None, False: None}
     for h in range(flags.shape[1]):
         if label[bool(flags[0, h])] is None:
             label[bool(flags[0, h])] = " ".join(c.label for c in hand_cards(h, V))
     off = hand(label[True], "mano", history="mus,corto", samples=20_000)
     fit = hand(label[False], "mano", history="mus,corto", samples=20_000)
-    assert any("departs from the shipped cut flags" in n for n in off.meta["notes"])
+    assert any("departs from the cut law" in n for n in off.meta["notes"])
     assert "per-lance" in off.decision["source"]
     assert not any("departs" in n for n in fit.meta["notes"]) and "given who cut" in fit.decision["source"]

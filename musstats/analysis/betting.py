@@ -258,11 +258,12 @@ def _subgame_deals_for(deal, v, lance, pattern, h, seat, n, seed, cards=None, cu
 
 
 def _calls_fit(deals: np.ndarray, v: Variant, cut: int, skip: int | None = None) -> np.ndarray:
-    """Per deal, whether every seat but ``skip`` called the mus as the shipped cut flags call
-    it when seat ``cut`` cut: the seats before it ask, it cuts (the seats after it do not speak)."""
-    from musstats.tables.policies import cut_flags
+    """Per deal, whether every seat but ``skip`` called the mus as the cut law of the strategies
+    that read who cut calls it when seat ``cut`` cut: the seats before it ask, it cuts (the
+    seats after it do not speak)."""
+    from musstats.tables.policies import betting_cut_flags
 
-    flags = cut_flags(v)
+    flags = betting_cut_flags(v)
     ok = np.ones(deals.shape[0], bool)
     for s in range(int(cut) + 1):
         if s != skip:
@@ -505,21 +506,22 @@ def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
 
 
 #: the note of an answer whose player called the mus against the shipped cut flags
-OFF_FLAGS = ("your mus call departs from the shipped cut flags: the strategies that read who cut never meet your "
-             "hand there, so the per-lance ones are used")
+OFF_FLAGS = ("your mus call departs from the cut law the strategies that read who cut were solved on: they never "
+             "meet your hand there, so the per-lance ones are used")
 
 
 def _cutter(cut, q: int, h: int, deal: str, info: str, v: Variant) -> tuple[int, bool]:
     """The seat that cut, checked, and whether the player's own call (he asked before it, or cut)
-    is the shipped cut flags' with his hand."""
+    is the call of the cut law the strategies that read who cut were solved on
+    (:func:`musstats.tables.policies.betting_cut_flags`) with his hand."""
     from musstats.rules.seats import parse_seat
-    from musstats.tables.policies import cut_flags
+    from musstats.tables.policies import betting_cut_flags
 
     if deal != "as-dealt" or info != "private":
         raise MusError("--cut is for the hands as dealt in the private model (after a mus round nobody cut; the "
                        "pooled model does not read who cut)")
     c = parse_seat(cut)
-    return c, q > c or bool(cut_flags(v)[q, h]) == (q == c)  # a seat after the cutter did not speak
+    return c, q > c or bool(betting_cut_flags(v)[q, h]) == (q == c)  # a seat after the cutter did not speak
 
 
 # ---------------------------------------------------------------------------

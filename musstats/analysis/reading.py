@@ -545,9 +545,9 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
     notes = []
     if not hist.mus and q < len(hist.calls):
         from musstats.analysis.betting import OFF_FLAGS
-        from musstats.tables.policies import cut_flags
+        from musstats.tables.policies import betting_cut_flags
 
-        if bool(cut_flags(v)[q, h]) != (hist.calls[q] == "corto"):
+        if bool(betting_cut_flags(v)[q, h]) != (hist.calls[q] == "corto"):
             hist.flags_fit = False
             notes.append(OFF_FLAGS)
     parts: list[tuple[np.ndarray, ...]] = []
