@@ -7,10 +7,12 @@ game: per player, a pair changing together, a pair seeing both hands (responses 
 one sample, valued on an independent one).  The values are kept in the disk cache in chunks
 as they are computed, so a run that stops resumes.  ``--ship`` (betting ``mus-read``) writes
 ``musstats/data/cut_equilibrium_<deck>_<juego real>.npz``, what ``musstats mus`` reads.
-Usage:
+``--law``: instead of solving, measure the cut law the strategies that read who cut were
+solved on (``policies.betting_cut_flags``) against them, on the same samples: the fixed-point
+check of solving the two in turn (with ``--ship`` that law ships as the answer).  Usage:
 
     python scripts/solve_cut.py [--train 1000000] [--measure 500000] [--seed 1] [--iterations 1000]
-                                [--betting mus-read|per-lance] [--ship] [--out FILE.md]
+                                [--betting mus-read|per-lance] [--law] [--ship] [--out FILE.md]
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ def summary(eq) -> str:
     meta = eq.meta
     head = (f"Mus decision, {meta['variant']}, betting {meta['betting']}: {meta['deals']['train']:,} deals to solve on "
             f"(seed {meta['seeds'][0]}), {meta['deals']['choose']:,} to choose responses on and "
-            f"{meta['deals']['value']:,} to value them on; {meta['iterations']} iterations of "
-            f"{meta['solver']['method']}; values {meta['values_seconds']:.0f} s, solve {meta['solve_seconds']:.0f} s, "
+            f"{meta['deals']['value']:,} to value them on; "
+            + (f"{meta['iterations']} iterations of {meta['solver']['method']}" if isinstance(meta['solver'], dict)
+               else str(meta['solver'])) + f"; values {meta['values_seconds']:.0f} s, solve {meta['solve_seconds']:.0f} s, "
             f"measures {meta['measure_seconds']:.0f} s" + (" (partial)" if eq.partial else "") + ". Stones per hand.")
     import numpy as np
 
@@ -65,7 +68,7 @@ def summary(eq) -> str:
 
 
 def main(argv=None) -> int:
-    from musstats.analysis.cut_game import BETTING, save_equilibrium, solve_cut
+    from musstats.analysis.cut_game import BETTING, measure_law, save_equilibrium, solve_cut
     from musstats.output.progress import ProgressBar
 
     ap = argparse.ArgumentParser()
@@ -75,6 +78,8 @@ def main(argv=None) -> int:
     ap.add_argument("--iterations", type=int, default=1_000)
     ap.add_argument("--betting", default="mus-read", choices=list(BETTING))
     ap.add_argument("--no-teams", action="store_true", help="per player only")
+    ap.add_argument("--law", action="store_true",
+                    help="measure the cut law the strategies that read who cut were solved on instead of solving")
     ap.add_argument("--ship", action="store_true", help="write the shipped equilibrium")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
@@ -92,8 +97,14 @@ def main(argv=None) -> int:
 
     t0 = time.perf_counter()
     try:
-        eq = solve_cut(a.train, a.measure, a.seed, betting=a.betting, iterations=a.iterations, progress=progress,
-                       team=not a.no_teams)
+        if a.law:
+            from musstats.tables.policies import betting_cut_flags
+
+            eq = measure_law(betting_cut_flags(), a.train, a.measure, a.seed, betting=a.betting, progress=progress,
+                             team=not a.no_teams)
+        else:
+            eq = solve_cut(a.train, a.measure, a.seed, betting=a.betting, iterations=a.iterations,
+                           progress=progress, team=not a.no_teams)
     except KeyboardInterrupt:  # the values done so far are in the disk cache: a new run resumes there
         for b in bars.values():
             b.close()

@@ -20,9 +20,10 @@ know who cut (and after the round by the after-mus ones), what ``musstats hand``
 ``"per-lance"`` -- the hand after a cut is bet the same whoever cut.  With ``"per-lance"``
 the round is a pure trade of the hands and no equilibrium plays it except where a hand is
 indifferent (the no-trade argument of the method notes); with ``"mus-read"`` cutting also
-tells the table something, and the mus can be part of an equilibrium.  The betting is not
-solved again on the cut law an equilibrium gives: the strategies that read who cut were
-solved on the hands the shipped flags cut with.
+tells the table something, and the mus can be part of an equilibrium.  The strategies that
+read who cut are solved on the hands a cut law cuts (shipped beside them,
+:func:`musstats.tables.policies.betting_cut_flags`): the two are solved in turn, the betting
+on the cuts of the last equilibrium of this game, this game against that betting.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
 __all__ = ["CUT_TREE", "BETTING", "CUT", "ASK", "cut_game", "cut_values", "sample_values", "CutEquilibrium",
-           "solve_cut", "flags_sigma", "p_cut", "cut_table", "save_equilibrium", "load_equilibrium", "ships",
+           "solve_cut", "measure_law", "flags_sigma", "p_cut", "cut_table", "save_equilibrium", "load_equilibrium", "ships",
            "equilibrium_flags", "cut_probabilities", "CUT_RULES", "cut_rule_flags", "played_cut_rule",
            "cut_advice", "EQUILIBRIUM_NOTE"]
 
@@ -59,7 +60,8 @@ VALUES_KEY = 61
 EQUILIBRIUM_NOTE = ("equilibrium of the mus decision: from mano each player cuts or asks knowing only his hand, "
                     "every hand then bet by the strategies musstats hand plays (those that read who cut for the "
                     "hands as dealt, the after-mus ones after the round, the others discarding by the table); "
-                    "solved by CFR on sampled deals, the betting not solved again for the cuts it gives; "
+                    "solved by CFR on sampled deals, in turn with that betting (solved on the cuts of the previous "
+                    "solve of this game); "
                     "cut − ask: your team's stones per hand when you speak (everybody before you asked)")
 
 
@@ -220,6 +222,50 @@ def _mus_share(P: np.ndarray, dealt: np.ndarray) -> float:
     return float(ask.mean())
 
 
+def _measured_game(n_train: int, n_measure: int, seed: int, v: Variant, betting: str, progress):
+    """The mus decision's deal game on ``n_train`` deals to solve on and two samples of
+    ``n_measure`` to measure on (seeds ``seed``, ``seed + 1``, ``seed + 2``): (game, deal game,
+    the parts' (deals, values), seconds spent on the values)."""
+    import time
+
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.tables.hands import hand_tables
+
+    t0 = time.perf_counter()
+    parts = []
+    for i, (m, sd) in enumerate(((n_train, seed), (n_measure, seed + 1), (n_measure, seed + 2))):
+        cb = None if progress is None else (lambda d, tot, i=i: progress(("train", "choose", "value")[i], d, tot))
+        parts.append(sample_values(m, sd, v, betting, cb))
+    U = np.concatenate([u for _, u in parts], axis=1)
+    game = cut_game(U, hand_tables(v).n_hands)
+    deals, at = [], 0
+    for d, _ in parts:
+        m = d.shape[0]
+        deals.append((np.ascontiguousarray(d, np.int32), np.arange(at, at + m, dtype=np.int64), np.full(m, 1.0 / m)))
+        at += m
+    return game, DealGame(game, deals[0], choose=deals[1], evaluate=deals[2]), parts, time.perf_counter() - t0
+
+
+def _equilibrium(game, dg, parts, sigma, v: Variant, team: bool, partial: bool, meta: dict) -> CutEquilibrium:
+    """A strategy of the mus decision with its measures, the shipped flags' beside them, its
+    per-seat table on the valuation sample and the share of hands with the mus round."""
+    from musstats.engines.solving.exploit import measure
+    from musstats.tables.policies import cut_flags
+
+    ex = measure(dg, sigma, team=team, pooled=team)
+    flags = cut_flags(v)
+    exf = measure(dg, flags_sigma(game, flags), team=team, pooled=team)
+    P = p_cut(game, sigma)
+    d_eval = parts[2][0]
+    return CutEquilibrium(P, cut_table(P, d_eval, parts[2][1]), ex.to_dict(), exf.to_dict(),
+                          (_mus_share(P, d_eval), _mus_share(flags.astype(float), d_eval)), meta, partial)
+
+
+def _meta(v: Variant, betting: str, n_train: int, n_measure: int, seed: int) -> dict:
+    return {"variant": v.name, "betting": betting, "deals": {"train": n_train, "choose": n_measure, "value": n_measure},
+            "seeds": [seed, seed + 1, seed + 2], "units": "stones per hand"}
+
+
 def solve_cut(n_train: int = 1_000_000, n_measure: int = 500_000, seed: int = 1, *,
               variant: Variant | str | None = None, betting: str = "mus-read", iterations: int = 2_000,
               scheme: str = "dcfr", progress=None, team: bool = True) -> CutEquilibrium:
@@ -230,44 +276,36 @@ def solve_cut(n_train: int = 1_000_000, n_measure: int = 500_000, seed: int = 1,
     import time
 
     from musstats.engines.solving.cfr import SolveConfig, solve
-    from musstats.engines.solving.dealt import DealGame
-    from musstats.engines.solving.exploit import measure
-    from musstats.tables.hands import hand_tables
-    from musstats.tables.policies import cut_flags
 
     v = _variant(variant)
-    H = hand_tables(v).n_hands
-    t0 = time.perf_counter()
-    parts = []
-    for i, (m, sd) in enumerate(((n_train, seed), (n_measure, seed + 1), (n_measure, seed + 2))):
-        cb = None if progress is None else (lambda d, tot, i=i: progress(("train", "choose", "value")[i], d, tot))
-        parts.append(sample_values(m, sd, v, betting, cb))
-    values_s = time.perf_counter() - t0
-    U = np.concatenate([u for _, u in parts], axis=1)
-    game = cut_game(U, H)
-    deals, at = [], 0
-    for d, u in parts:
-        m = d.shape[0]
-        deals.append((np.ascontiguousarray(d, np.int32), np.arange(at, at + m, dtype=np.int64), np.full(m, 1.0 / m)))
-        at += m
-    dg = DealGame(game, deals[0], choose=deals[1], evaluate=deals[2])
+    game, dg, parts, values_s = _measured_game(n_train, n_measure, seed, v, betting, progress)
     cb2 = None if progress is None else (lambda done, s, ex: progress("solve", done, iterations))
     t1 = time.perf_counter()
     s = solve(dg, SolveConfig.preset(scheme, iterations), progress=cb2)
     solve_s = time.perf_counter() - t1
-    ex = measure(dg, s.sigma, team=team, pooled=team)
-    flags = cut_flags(v)
-    exf = measure(dg, flags_sigma(game, flags), team=team, pooled=team)
-    P = p_cut(game, s.sigma)
-    d_eval = parts[2][0]
-    table = cut_table(P, d_eval, parts[2][1])
-    meta = {"variant": v.name, "betting": betting, "deals": {"train": n_train, "choose": n_measure,
-                                                                "value": n_measure},
-            "seeds": [seed, seed + 1, seed + 2], "solver": s.meta.get("solver"), "iterations": s.iterations,
-            "values_seconds": round(values_s, 1), "solve_seconds": round(solve_s, 1),
-            "measure_seconds": round(time.perf_counter() - t1 - solve_s, 1), "units": "stones per hand"}
-    return CutEquilibrium(P, table, ex.to_dict(), exf.to_dict(),
-                          (_mus_share(P, d_eval), _mus_share(flags.astype(float), d_eval)), meta, s.partial)
+    meta = {**_meta(v, betting, n_train, n_measure, seed), "solver": s.meta.get("solver"), "iterations": s.iterations,
+            "values_seconds": round(values_s, 1), "solve_seconds": round(solve_s, 1)}
+    eq = _equilibrium(game, dg, parts, s.sigma, v, team, s.partial, meta)
+    eq.meta["measure_seconds"] = round(time.perf_counter() - t1 - solve_s, 1)
+    return eq
+
+
+def measure_law(flags: np.ndarray, n_train: int = 1_000_000, n_measure: int = 500_000, seed: int = 1, *,
+                variant: Variant | str | None = None, betting: str = "mus-read", progress=None,
+                team: bool = True) -> CutEquilibrium:
+    """A cut law (flags bool [4, H]) measured as a strategy of the mus decision, on the samples
+    :func:`solve_cut` measures on: the fixed-point check of solving the mus and the betting in
+    turn (the law the strategies that read who cut were solved on, against them)."""
+    import time
+
+    v = _variant(variant)
+    game, dg, parts, values_s = _measured_game(n_train, n_measure, seed, v, betting, progress)
+    t1 = time.perf_counter()
+    meta = {**_meta(v, betting, n_train, n_measure, seed), "solver": "the cut law the betting was solved on, measured",
+            "iterations": 0, "values_seconds": round(values_s, 1), "solve_seconds": 0.0}
+    eq = _equilibrium(game, dg, parts, flags_sigma(game, np.asarray(flags, bool)), v, team, False, meta)
+    eq.meta["measure_seconds"] = round(time.perf_counter() - t1, 1)
+    return eq
 
 
 def _path(v: Variant):
