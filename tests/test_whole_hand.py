@@ -173,15 +173,16 @@ def test_a_reader_of_everything_has_at_most_max_classes(hands):
 def test_the_cut_deals_and_the_mus_read_states_name_who_cut():
     """The deal model ``cut`` holds the hands played as dealt: in every deal a seat cuts, and
     the mus-read state of each seat is his lance state x 4 + the first seat from mano whose
-    hand the shipped cut flags cut with (checked by a loop over the seats)."""
+    hand the cut law of that model (shipped beside the strategies, read here from the file)
+    cuts with (checked by a loop over the seats)."""
     from musstats.base.errors import MusError
+    from musstats.base.files import DATA_DIR
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.info import prepare
     from musstats.engines.betting.specs import Spec
-    from musstats.tables.policies import cut_flags
 
     v = Variant()
-    flags = cut_flags(v)
+    flags = np.load(DATA_DIR / "cut_betting_8-reyes_off.npz")["flags"].astype(bool)
     d = D.cut_deals(3000, 7, v)
     spec = Spec(lance="chica", deal="cut", info="mus-read", variant=v)
     plain = Spec(lance="chica", variant=v)
@@ -239,7 +240,10 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
                 deal = "after-mus" if sub.mus[i] else "as-dealt"
                 sols = {x: played_strategy(lance, int(pat), deal, v, read_cut=x == "mus-read")
                         for x in ("mus-read", "per-lance")}
-                states = {x: prepare(s.game, sub.final[[i]], v, lance)[0][0] for x, s in sols.items()}
+                # the seat that cut in this hand (its mus phase cut by the flags), not the one the law
+                # the strategies were solved on would name
+                states = {x: prepare(s.game, sub.final[[i]], v, lance, None if sub.mus[i] else int(sub.cutter[i]))[0][0]
+                          for x, s in sols.items()}
                 o = int(prepare(sols["per-lance"].game, sub.final[[i]], v, lance)[1][0])
                 # where a pair of holders has correlated plans, the per-lance set plays each plan's
                 # whole profile by its weight (the lone holder's strategy is the same in every plan)

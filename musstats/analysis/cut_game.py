@@ -23,7 +23,9 @@ indifferent (the no-trade argument of the method notes); with ``"mus-read"`` cut
 tells the table something, and the mus can be part of an equilibrium.  The strategies that
 read who cut are solved on the hands a cut law cuts (shipped beside them,
 :func:`musstats.tables.policies.betting_cut_flags`): the two are solved in turn, the betting
-on the cuts of the last equilibrium of this game, this game against that betting.
+on the cuts of the last solve of this game, this game against that betting, and where the
+law the betting was solved on is already an equilibrium of this game within the measurement
+(:func:`measure_law`) that law is the answer that ships.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ VALUES_KEY = 61
 EQUILIBRIUM_NOTE = ("equilibrium of the mus decision: from mano each player cuts or asks knowing only his hand, "
                     "every hand then bet by the strategies musstats hand plays (those that read who cut for the "
                     "hands as dealt, the after-mus ones after the round, the others discarding by the table); "
-                    "solved by CFR on sampled deals, in turn with that betting (solved on the cuts of the previous "
-                    "solve of this game); "
+                    "solved in turn with that betting, which was solved on the hands these cuts give; measured on "
+                    "sampled deals; "
                     "cut − ask: your team's stones per hand when you speak (everybody before you asked)")
 
 
