@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv=None) -> int:
-    from musstats.analysis.whole_hand import CUTS, LANCE_ORDER, SOURCES, STRATEGY_SETS, reading_table
+    from musstats.analysis.cut_game import CUT_RULES
+    from musstats.analysis.whole_hand import LANCE_ORDER, SOURCES, STRATEGY_SETS, reading_table
     from musstats.output.files import frame_to_markdown
     from musstats.output.progress import ProgressBar
 
@@ -43,7 +44,7 @@ def main(argv=None) -> int:
                     help="mus-read: the hands as dealt bet by the strategies that read who cut")
     ap.add_argument("--sources", default=",".join(SOURCES), help="the sources measured, comma-separated")
     ap.add_argument("--team-lances", default=",".join(LANCE_ORDER), help="the lances where pairs read together")
-    ap.add_argument("--cuts", default="flags", choices=list(CUTS),
+    ap.add_argument("--cuts", default="flags", choices=list(CUT_RULES),
                     help="who cuts the mus: the shipped cut flags, or the mus decision's equilibrium")
     a = ap.parse_args(argv)
     if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES) or a.cuts != "equilibrium"):

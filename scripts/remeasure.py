@@ -53,9 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exact", action="store_true",
                     help="as dealt, private: every measure exact, from the teams' pair sums (--team and --pooled "
                          "implied)")
-    ap.add_argument("--cuts", default="flags", choices=["flags", "equilibrium"],
-                    help="with --deal cut: the hands cut by the shipped flags (those the strategies were solved on) or "
-                         "by the mus decision's equilibrium [flags]")
+    ap.add_argument("--cuts", default="law", choices=["law", "equilibrium"],
+                    help="with --deal cut: the hands cut by the law the strategies were solved on (shipped beside them) "
+                         "or by the mus decision's equilibrium [law]")
     ap.add_argument("--method", default=None,
                     help="the CFR scheme of the strategies to measure (dcfr: the individual equilibrium) [the shipped]")
     a = ap.parse_args(argv)
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.exact and (deal != "as-dealt" or a.info != "private"):
         print("remeasure: --exact measures the hands as dealt with private information", file=sys.stderr)
         return 2
-    if a.cuts != "flags" and deal != D.CUT:
+    if a.cuts != "law" and deal != D.CUT:
         print("remeasure: --cuts picks who cuts in the cut deal model (--deal cut --info mus-read)", file=sys.stderr)
         return 2
     flags = None
@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
 
         flags = cut_rule_flags("equilibrium", v)
     which = "the shipped strategies" if a.method is None else f"the shipped strategies of scheme {a.method}"
-    cuts = "" if deal != D.CUT else f", the hands cut by the {'mus decision' + chr(39) + 's equilibrium' if flags is not None else 'shipped cut flags'}"
+    law = "the mus decision's equilibrium" if flags is not None else "the cut law shipped beside the strategies"
+    cuts = "" if deal != D.CUT else f", the hands cut by {law}"
     print(f"{deal}{cuts}, {a.info} information, {which} on sample set {a.set} ({n:,} per set)\n")
     print("| lance | declared | NashConv [lower, in-sample] | mano+third together | second+postre together | "
           "mano+third seeing both | second+postre seeing both | value (mano's team) | s |")

@@ -48,7 +48,7 @@ WHOLE_HAND_SETS = ("mus-read", "whole-hand")
 ARENA_SETS = STRATEGY_SETS + WHOLE_HAND_SETS
 #: the betting each set plays whole hands with (:data:`musstats.analysis.whole_hand.STRATEGY_SETS`)
 _WHOLE_NAME = {"equilibrium": "per-lance", "mus-read": "mus-read", "whole-hand": "mus-read"}
-#: who cuts the mus in each set (:data:`musstats.analysis.whole_hand.CUTS`): the shipped cut flags, or the mus
+#: who cuts the mus in each set (:data:`musstats.analysis.cut_game.CUT_RULES`): the shipped cut flags, or the mus
 #: decision's equilibrium
 _WHOLE_CUTS = {"equilibrium": "flags", "mus-read": "flags", "whole-hand": "equilibrium"}
 

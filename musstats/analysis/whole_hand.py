@@ -46,7 +46,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "CUTS"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -157,10 +157,6 @@ def deal_hands(n: int, seed: int, variant: Variant | None = None, cut: np.ndarra
     counts = np.where(mus[:, None], 4 - kept[np.arange(4)[None, :], dealt], 0)
     pm, jm = D.holder_masks(final, v)
     return Hands(dealt, final, mus, D.cutter(dealt, v, flags), counts, pm.astype(np.int64), jm.astype(np.int64))
-
-
-#: who cuts the mus in the simulated hands (one home: :data:`musstats.analysis.cut_game.CUT_RULES`)
-CUTS = CUT_RULES
 
 
 def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str = "per-lance",
@@ -431,7 +427,7 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     the gain chosen on ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``:
     a lower bound) and in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
     ``seed`` and ``seed + 1``) with the set ``strategies`` and the cut rule ``cuts``
-    (:data:`CUTS`); ``sources``: the sources measured."""
+    (:data:`musstats.analysis.cut_game.CUT_RULES`); ``sources``: the sources measured."""
     import pandas as pd
 
     from musstats.rules.labels import SEATS
@@ -487,7 +483,7 @@ def _data_path(v: Variant):
 SET_TEXT = {"per-lance": "the per-lance strategies, cut flags and discard table",
             "mus-read": "the strategies musstats hand bets by: those that read who cut for the hands played as "
                         "dealt, the after-mus ones after a mus round; the shipped cut flags and discard table"}
-#: what a set plays when the mus decision's equilibrium cuts (:data:`CUTS`)
+#: what a set plays when the mus decision's equilibrium cuts (a cut rule of :data:`musstats.analysis.cut_game.CUT_RULES`)
 CUTS_TEXT = {"per-lance": "the per-lance strategies, the mus decision's equilibrium and the discard table",
              "mus-read": "the strategies musstats hand bets by: those that read who cut for the hands played as "
                          "dealt, the after-mus ones after a mus round; the mus decision's equilibrium (each hand by "

@@ -29,7 +29,7 @@ from musstats.engines.betting import deals as D
 from musstats.engines.run import Interrupt, Progress
 from musstats.rules.variant import Variant
 
-__all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "DEFAULT_BETTING_DEALS", "BETTING_TEXT",
+__all__ = ["BettingOutcomes", "betting_outcomes", "play_decided", "reads_who_cut", "DEFAULT_BETTING_DEALS", "BETTING_TEXT",
            "BETTING_SOURCE", "BETTING_SOURCES", "shipped_path", "load_shipped", "write_shipped", "PLAY_VERSION"]
 
 #: version of the way hands are played (:mod:`musstats.analysis.play`): part of every key
@@ -112,6 +112,14 @@ def _aggregate(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return u, counts.astype(np.float64)
 
 
+def reads_who_cut(variant: Variant) -> bool:
+    """Whether the hands after a cut are bet by the strategies that read who cut: where the mus
+    decision's equilibrium cuts the ``"mus-decision"`` deals."""
+    from musstats.analysis.cut_game import played_cut_rule
+
+    return played_cut_rule(variant) == "equilibrium"
+
+
 def play_decided(deals: np.ndarray, mus: np.ndarray, variant: Variant, seed: int) -> np.ndarray:
     """The steps of each deal after the mus decision (int64 [N, 8], as
     :func:`musstats.analysis.play.hand_steps`), each played by the equilibrium strategies of
@@ -119,11 +127,10 @@ def play_decided(deals: np.ndarray, mus: np.ndarray, variant: Variant, seed: int
     dealt where somebody cut -- where the mus decision's equilibrium cuts the deals
     (:func:`.sources.decision_flags`), by the strategies that read who cut, as
     ``musstats hand`` bets them."""
-    from musstats.analysis.cut_game import played_cut_rule
     from musstats.analysis.game.sources import decision_flags
 
     steps = np.zeros((deals.shape[0], len(STEP_NAMES)), np.int64)
-    read_cut = played_cut_rule(variant) == "equilibrium"
+    read_cut = reads_who_cut(variant)
     for deal, sel, k in (("as-dealt", ~mus, 0), ("after-mus", mus, 1)):
         if sel.any():
             cutter = D.cutter(deals[sel], variant, decision_flags(variant)) if read_cut and deal == "as-dealt" else None

@@ -219,9 +219,8 @@ def game_model(
 def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> dict:
     """Everything the betting outcome table depends on (its cache and shipped key)."""
     from musstats.analysis.betting import plans_key
-    from musstats.analysis.game.betting import PLAY_VERSION
+    from musstats.analysis.game.betting import PLAY_VERSION, reads_who_cut
     from musstats.analysis.game.sources import source_key
-    from musstats.analysis.cut_game import played_cut_rule
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.deals import SUBGAMES
     from musstats.engines.betting.specs import Spec
@@ -230,7 +229,7 @@ def betting_key(v: Variant, n: int, seed: int, source: str = BETTING_SOURCE) -> 
         raise MusError("betting equilibria are not available with ten kings")
     deals = ("as-dealt",) if source == "as-dealt" else ("as-dealt", "after-mus")
     # where the mus decision's equilibrium cuts, the hands as dealt are bet by the strategies that read who cut
-    read = source == "mus-decision" and played_cut_rule(v) == "equilibrium"
+    read = source == "mus-decision" and reads_who_cut(v)
     return {"rules": v.cache_key(target=False), "deal": source_key(source, v), "play": PLAY_VERSION, "deals": int(n),
             "seed": int(seed),
             # the fields the shipped strategies are matched by (not their source-hashed cache keys)

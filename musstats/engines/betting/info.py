@@ -71,7 +71,8 @@ def prepare(game: Game, deals: np.ndarray, variant, lance: str, cutter: int | np
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(owner states, outcome codes, equal weights) of deals (hand indices [n, 4]) for a game.
     ``cutter``: in the ``mus-read`` model, the seat that cut when it is known (one for every deal,
-    or one per deal), instead of the one the shipped cut flags name on each deal."""
+    or one per deal), instead of the one the cut law of the ``cut`` deal model names on each deal
+    (:func:`musstats.tables.policies.betting_cut_flags`)."""
     from musstats.engines.betting import deals as D
 
     o, stp = D.lance_states(deals, lance, variant, False)
