@@ -11,6 +11,8 @@ responses), with ``--pooled`` each pair seeing both its hands.  Prints a Markdow
     python scripts/remeasure.py --method dcfr ...   # the individual equilibrium (strategy set "individual")
     python scripts/remeasure.py --deal cut --info mus-read --cuts equilibrium --samples 500000 --team
         # the strategies that read who cut, on the hands the mus decision's equilibrium cuts
+    python scripts/remeasure.py --deal after-mus --cuts equilibrium --samples 500000
+        # the after-mus strategies, on the mus rounds the mus decision's equilibrium plays
 
 As dealt, ``--samples`` are the samples per owner and sample set (public chance sampling);
 after the mus, the deals of each of the two sample sets; the pooled model as dealt is
@@ -55,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
                          "implied)")
     ap.add_argument("--cuts", default="law", choices=["law", "equilibrium"],
                     help="with --deal cut: the hands cut by the law the strategies were solved on (shipped beside them) "
-                         "or by the mus decision's equilibrium [law]")
+                         "or by the mus decision's equilibrium; with --deal after-mus: the mus rounds of the cut flags "
+                         "the strategies were solved on or of the mus decision's equilibrium [law]")
     ap.add_argument("--method", default=None,
                     help="the CFR scheme of the strategies to measure (dcfr: the individual equilibrium) [the shipped]")
     a = ap.parse_args(argv)
@@ -73,8 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.exact and (deal != "as-dealt" or a.info != "private"):
         print("remeasure: --exact measures the hands as dealt with private information", file=sys.stderr)
         return 2
-    if a.cuts != "law" and deal != D.CUT:
-        print("remeasure: --cuts picks who cuts in the cut deal model (--deal cut --info mus-read)", file=sys.stderr)
+    if a.cuts != "law" and deal not in (D.CUT, "after-mus"):
+        print("remeasure: --cuts picks who cuts the mus (--deal cut --info mus-read, or --deal after-mus)",
+              file=sys.stderr)
         return 2
     flags = None
     if a.cuts == "equilibrium":
@@ -82,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
 
         flags = cut_rule_flags("equilibrium", v)
     which = "the shipped strategies" if a.method is None else f"the shipped strategies of scheme {a.method}"
-    law = "the mus decision's equilibrium" if flags is not None else "the cut law shipped beside the strategies"
-    cuts = "" if deal != D.CUT else f", the hands cut by {law}"
+    if deal == D.CUT:
+        law = "the mus decision's equilibrium" if flags is not None else "the cut law shipped beside the strategies"
+        cuts = f", the hands cut by {law}"
+    else:
+        cuts = "" if flags is None else ", the mus rounds the mus decision's equilibrium plays"
     print(f"{deal}{cuts}, {a.info} information, {which} on sample set {a.set} ({n:,} per set)\n")
     print("| lance | declared | NashConv [lower, in-sample] | mano+third together | second+postre together | "
           "mano+third seeing both | second+postre seeing both | value (mano's team) | s |")
@@ -114,15 +121,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _cut_pools(spec, flags, n: int, index: int) -> dict:
-    """The two measurement samples of a subgame of the cut model (``n`` deals each, with the seat
-    that cut each one) when the hands are cut by ``flags``: the measurement streams' keys."""
+    """The two measurement samples of a subgame (``n`` deals each) when the mus is cut by
+    ``flags``: the measurement streams' keys; in the cut model with the seat that cut each deal,
+    after the mus the deals of the rounds those flags play."""
     from musstats.engines.betting import deals as D
 
     sg = (spec.lance, spec.pattern)
     out = {}
     for name, key in (("choose", D.CHOOSE_KEY + 100 * index), ("eval", D.EVAL_KEY + 100 * index)):
-        d = D.subgame_pools(D.CUT, spec.variant, {sg: n}, spec.seed, key, flags=flags)[sg].astype("int64")
-        out[name] = (d, D.cutter(d, spec.variant, flags))
+        d = D.subgame_pools(spec.deal, spec.variant, {sg: n}, spec.seed, key, flags=flags)[sg].astype("int64")
+        out[name] = (d, D.cutter(d, spec.variant, flags)) if spec.deal == D.CUT else d
     return out
 
 

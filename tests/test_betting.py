@@ -800,8 +800,9 @@ def test_after_mus_deals_are_the_deals_with_a_mus_round(monkeypatch):
     """The after-mus deal model keeps the deals in which all four ask for mus (RULES.md:
     one player cutting ends the mus phase): with nobody cutting it is the plain round
     (every deal kept, the same stream); with everybody cutting there is no such deal (one
-    clear error); and the strategies' key depends on the cut flags, so a table solved for
-    other flags is never read."""
+    clear error); other flags given are played instead of the shipped ones; and the
+    strategies' key depends on the cut flags, so a table solved for other flags is never
+    read."""
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.specs import Spec
     from musstats.engines.musphase import deals_after_mus
@@ -820,6 +821,8 @@ def test_after_mus_deals_are_the_deals_with_a_mus_round(monkeypatch):
     monkeypatch.setattr(policies, "cut_flags", lambda variant=v: np.ones_like(shipped))
     with pytest.raises(MusError, match="nobody asks for mus"):
         D.mus_round_deals(10, 7, v)
+    # other flags given (the rounds another cut rule plays): those, not the shipped ones
+    assert np.array_equal(D.mus_round_deals(5000, 7, v, np.zeros_like(shipped)), plain)
 
 
 def test_cut_deals_of_other_flags_and_their_measurement_pools():

@@ -68,14 +68,15 @@ def derived_seed(seed: int, *spawn_key: int) -> int:
 def block_deals(deal: str, variant: Variant, seed: int, key: int, b: int, n: int = BLOCK,
                 flags: np.ndarray | None = None) -> np.ndarray:
     """Block ``b`` of a stream: ``n`` deals, hand indices int16 [n, 4] in seat order (``flags``:
-    the cut flags of the ``cut`` model, default the shipped ones)."""
+    the cut flags of the ``cut`` model, or those the four ask for a mus round with after the mus;
+    default each model's own)."""
     from musstats.engines.musphase import deals_as_dealt
 
     s = derived_seed(seed, key, b)
     if deal == "as-dealt":
         d = deals_as_dealt(n, s, variant)
     elif deal == "after-mus":
-        d = mus_round_deals(n, s, variant)
+        d = mus_round_deals(n, s, variant, flags)
     elif deal == CUT:
         d = cut_deals(n, s, variant, flags)
     else:
@@ -115,16 +116,17 @@ def cut_deals(n: int, seed: int, variant: Variant, flags: np.ndarray | None = No
 MUS_ROUND_DRAW = 1 << 20
 
 
-def mus_round_deals(n: int, seed: int, variant: Variant) -> np.ndarray:
+def mus_round_deals(n: int, seed: int, variant: Variant, flags: np.ndarray | None = None) -> np.ndarray:
     """``n`` deals (final hand indices int64 [n, 4]) after a mus round, given that the round
     happened: deals from a full deck are kept when all four hold hands they ask for mus with
-    (the shipped cut flags, :func:`musstats.tables.policies.cut_flags`); the four then
-    discard by the shipped table and draw.  Draws ``MUS_ROUND_DRAW`` deals at a time, each
+    (``flags`` bool [4, H], default the shipped cut flags,
+    :func:`musstats.tables.policies.cut_flags`); the four then discard by the shipped table and
+    draw.  Draws ``MUS_ROUND_DRAW`` deals at a time, each
     draw its own stream of ``seed``: reproducible, whatever the threads."""
     from musstats.engines.musphase import deals_after_mus
     from musstats.tables.policies import cut_flags
 
-    flags = cut_flags(variant)
+    flags = cut_flags(variant) if flags is None else np.asarray(flags, bool)
     kept, have, j = [], 0, 0
     while have < n:
         full = deals_after_mus(MUS_ROUND_DRAW, seed, variant, rounds=1, cut=flags, key=(j,), with_rounds=True)
@@ -194,7 +196,7 @@ def subgame_pools(deal: str, variant: Variant, quotas: dict[tuple[str, int], int
     """Deals of several subgames from one stream: the first ``quotas[sg]`` deals of the
     stream that belong to each subgame ``sg`` (int16 [n, 4]), searched in the first
     ``max_blocks`` blocks (default ``MAX_BLOCKS[key]``): a rare subgame may get fewer.
-    ``flags``: the cut flags of the ``cut`` model (default the shipped ones)."""
+    ``flags``: other cut flags (:func:`block_deals`)."""
     if max_blocks is None:
         max_blocks = MAX_BLOCKS.get(key, 4096)
     parts: dict[tuple[str, int], list[np.ndarray]] = {sg: [] for sg in quotas}
