@@ -973,3 +973,34 @@ def test_bet_given_who_cut_is_the_answer_of_hand_after_that_cut():
         with pytest.raises(MusError, match=msg) as e:
             bet("R R 3 A", "postre", lance="grande", trials=1000, **{"cut": "third", **kw})
         assert "\n" not in str(e.value)
+
+
+def test_remeasure_refuses_a_cut_rule_where_nobody_cuts(capsys):
+    """``remeasure.py --cuts`` picks who cuts the mus, so it applies to the cut model and to the
+    rounds after the mus, not to the hands as dealt: exit 2 and one line; an unknown deal model
+    too.  After the mus its samples are the rounds the given flags play."""
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "remeasure.py")
+    spec = importlib.util.spec_from_file_location("remeasure_script", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--deal", "as-dealt", "--cuts", "equilibrium", "--subgames", "grande-15"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("remeasure: --cuts") and "\n" not in err
+    assert mod.main(["--deal", "after-round", "--subgames", "grande-15"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("remeasure:") and "\n" not in err
+    # after the mus, the samples are the rounds the given flags play: with nobody cutting, every
+    # deal of the plain round, stream for stream (no seat that cut rides along)
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.musphase import deals_after_mus
+    from musstats.tables.policies import cut_flags
+
+    v = Variant()
+    sp = Spec("grande", 15, deal="after-mus", variant=v)
+    pools = mod._cut_pools(sp, np.zeros_like(cut_flags(v)), 100, 1)
+    plain = deals_after_mus(D.MUS_ROUND_DRAW, D.derived_seed(sp.seed, D.EVAL_KEY + 100, 0), v, rounds=1, key=(0,))
+    assert isinstance(pools["eval"], np.ndarray) and np.array_equal(pools["eval"], plain[:100])
