@@ -980,10 +980,10 @@ def test_remeasure_refuses_a_cut_rule_where_nobody_cuts(capsys):
     rounds after the mus, not to the hands as dealt: exit 2 and one line; an unknown deal model
     too.  After the mus its samples are the rounds the given flags play."""
     import importlib.util
-    import os
 
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "remeasure.py")
-    spec = importlib.util.spec_from_file_location("remeasure_script", path)
+    from helpers import ROOT
+
+    spec = importlib.util.spec_from_file_location("remeasure_script", ROOT / "scripts" / "remeasure.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert mod.main(["--deal", "as-dealt", "--cuts", "equilibrium", "--subgames", "grande-15"]) == 2

@@ -121,8 +121,8 @@ def mus_round_deals(n: int, seed: int, variant: Variant, flags: np.ndarray | Non
     happened: deals from a full deck are kept when all four hold hands they ask for mus with
     (``flags`` bool [4, H], default the shipped cut flags,
     :func:`musstats.tables.policies.cut_flags`); the four then discard by the shipped table and
-    draw.  Draws ``MUS_ROUND_DRAW`` deals at a time, each
-    draw its own stream of ``seed``: reproducible, whatever the threads."""
+    draw.  Draws ``MUS_ROUND_DRAW`` deals at a time, each draw its own stream of ``seed``:
+    reproducible, whatever the threads."""
     from musstats.engines.musphase import deals_after_mus
     from musstats.tables.policies import cut_flags
 
