@@ -511,8 +511,19 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
     if not own[0] or not own[1]:
         raise MusError("both teams must decide somewhere")
     found: tuple[list, list] = ([], [])
-    sums: tuple[list, list] = ([], [])  # per plan: the OTHER team's pair sums against it (float32)
+    # per team, per plan: the OTHER team's pair sums against it, flattened (float32 rows of a bank
+    # that doubles when full), so that a new plan's row or column of the matrix is one product
+    bank: list = [None, None]
     M = np.zeros((0, 0))
+
+    def keep(t: int, X: np.ndarray) -> None:
+        n = len(found[t])
+        if bank[t] is None or bank[t].shape[0] < n:
+            grown = np.empty((max(8, 2 * n), X.size), np.float32)
+            if bank[t] is not None:
+                grown[: n - 1] = bank[t][: n - 1]
+            bank[t] = grown
+        bank[t][n - 1] = X.ravel()
 
     def add(t: int, plan: dict) -> bool:
         nonlocal M
@@ -520,19 +531,25 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
             return False
         S = _with_plan(lay, SIG, plan)
         found[t].append(plan)
-        sums[t].append(game.pair_sums(1 - t, S).T.astype(np.float32))
+        keep(t, game.pair_sums(1 - t, S).T)
         K, J = len(found[0]), len(found[1])
         M2 = np.zeros((K, J))
         M2[: M.shape[0], : M.shape[1]] = M
+        # team 0's value of (plan i, plan j): team 0's reach under i against its sums under j, or
+        # minus team 1's reach under j against its sums under i
+        R = pair_reach(lay, S, ps[t]).ravel().astype(np.float32)
         if t == 0 and J:
-            R = pair_reach(lay, S, ps[0])
-            M2[K - 1] = [float((R * X).sum()) / ps[0].n for X in sums[1]]
+            M2[K - 1] = (bank[1][:J] @ R).astype(np.float64) / ps[0].n
         if t == 1 and K:
-            T = sums[1][-1].astype(np.float64)
-            M2[:, J - 1] = [float((pair_reach(lay, _with_plan(lay, SIG, p), ps[0]) * T).sum()) / ps[0].n
-                            for p in found[0]]
+            M2[:, J - 1] = -(bank[0][:K] @ R).astype(np.float64) / ps[1].n
         M = M2
         return True
+
+    def mixed(t: int, x: np.ndarray) -> np.ndarray:
+        """The other team's pair sums against team ``t``'s plans mixed by ``x``."""
+        live = np.nonzero(x > 1e-9)[0]
+        shape = ps[1 - t].T.shape
+        return (x[live].astype(np.float32) @ bank[t][live]).astype(np.float64).reshape(shape)
 
     first = [{k: lay.owner_rows(SIG, k) for k in own[t]} for t in (0, 1)]
     add(0, first[0])
@@ -546,12 +563,7 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
         for r in range(rounds):
             x, y, lo, hi = matrix_game(M, gap=tol / 10)
             value = (lo + hi) / 2
-            T0 = np.zeros(sums[1][0].shape)
-            for j in np.nonzero(y > 1e-9)[0]:
-                T0 += y[j] * sums[1][j]
-            T1 = np.zeros(sums[0][0].shape)
-            for i in np.nonzero(x > 1e-9)[0]:
-                T1 += x[i] * sums[0][i]
+            T0, T1 = mixed(1, y), mixed(0, x)
             f0 = _plan_search(game, _with_plan(lay, SIG, found[0][int(np.argmax(x))]), 0, ps[0], T0, starts)
             f1 = _plan_search(game, _with_plan(lay, SIG, found[1][int(np.argmax(y))]), 1, ps[1], T1, starts)
             (u0, _, how0), (u1, _, how1) = f0[0], f1[0]
