@@ -512,14 +512,15 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
         raise MusError("both teams must decide somewhere")
     found: tuple[list, list] = ([], [])
     # per team, per plan: the OTHER team's pair sums against it, flattened (float32 rows of a bank
-    # that doubles when full), so that a new plan's row or column of the matrix is one product
+    # that grows by a quarter when full), so that a new plan's row or column of the matrix is one
+    # product
     bank: list = [None, None]
     M = np.zeros((0, 0))
 
     def keep(t: int, X: np.ndarray) -> None:
         n = len(found[t])
         if bank[t] is None or bank[t].shape[0] < n:
-            grown = np.empty((max(8, 2 * n), X.size), np.float32)
+            grown = np.empty((n + max(16, n // 4), X.size), np.float32)
             if bank[t] is not None:
                 grown[: n - 1] = bank[t][: n - 1]
             bank[t] = grown
