@@ -394,15 +394,16 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
 
 
 def _inputs_digest(v: Variant) -> str:
-    """A hash of what the simulated hands are played with: the shipped betting strategies, the
-    discard table (with its cut flags) and the solving sources."""
+    """A hash of what the simulated hands are played with: the shipped betting strategies and
+    pairs' correlated plans, the discard table (with its cut flags) and the solving sources."""
     import hashlib
 
     from musstats.base.files import DATA_DIR, data_file
     from musstats.engines.solving.store import source_digest
 
     h = hashlib.sha256(source_digest().encode())
-    for p in sorted(DATA_DIR.glob(f"betting_{v.deck}_{v.juego_real}_*.npz")) + [data_file("discard", v)]:
+    shipped = [p for stem in ("betting", "plans") for p in sorted(DATA_DIR.glob(f"{stem}_{v.deck}_{v.juego_real}_*.npz"))]
+    for p in shipped + [data_file("discard", v)]:
         if p.is_file():
             h.update(p.name.encode())
             h.update(p.read_bytes())
