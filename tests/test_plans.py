@@ -49,6 +49,39 @@ def test_partners_with_the_same_seed_draw_the_same_plan_by_the_weights():
         assert abs(share - w) < 4 * np.sqrt(w * (1 - w) / draws.size)
 
 
+def test_mixed_values_are_the_sum_over_both_teams_plans_of_each_pair_of_profiles():
+    """A deal's value when each team draws its own plan is the sum, over every pair of the two
+    teams' plans by the product of their weights, of the value of the profile the pair makes
+    (brute force: one walk of the tree per pair); with one team's plans against one strategy,
+    the weighted sum over its plans."""
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.solving.dealt import MixedValues, deal_values
+    from musstats.engines.solving.store import dequantise
+
+    v = Variant()
+    plans = get_plans(juego7())
+    game = juego7().game()
+    st, o, _ = prepare(game, D.kept_subgame_deals("as-dealt", v, "juego", 7, 500, 5, 77), v, "juego")
+    rng = np.random.default_rng(0)
+    P1 = np.stack([dequantise((rng.random(game.n_slots) * 255).astype(np.uint8), game) for _ in range(3)])
+    w1, P0, w0 = np.array([0.5, 0.3, 0.2]), plans.sigmas[:4], plans.weights[:4] / plans.weights[:4].sum()
+
+    def pair(x, y):  # team 0's owners from x, team 1's from y
+        z = x.copy()
+        for k in range(game.n_owners):
+            if int(game.team[k]) == 1:
+                lo, n = int(game.obase[k]), int(game.stride[k]) * int(game.n_states[k])
+                z[lo:lo + n] = y[lo:lo + n]
+        return z
+
+    brute = sum(w0[i] * w1[j] * deal_values(game, pair(P0[i], P1[j]), st, o) for i in range(4) for j in range(3))
+    assert np.allclose(MixedValues(game, P0[0], {0: (P0, w0), 1: (P1, w1)})(st, o), brute, rtol=0, atol=1e-12)
+    one = sum(w * deal_values(game, x, st, o) for x, w in zip(plans.sigmas, plans.weights))
+    assert np.allclose(MixedValues(game, plans.sigmas[0], {0: (plans.sigmas, plans.weights)})(st, o), one,
+                       rtol=0, atol=1e-12)
+
+
 #: the subgames whose plans ship: lance, pattern, the pair's team, and what the pair gains by
 #: changing together against the per-lance strategies as measured from outside (the issue's
 #: table and docs/quality.md; None: not measured from outside)

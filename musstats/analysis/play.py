@@ -227,12 +227,13 @@ def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[
 def _profiles(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: str = "as-dealt"
               ) -> tuple:
     """A subgame's solved game and the profiles it is played by when team 0 plays set ``team0``
-    and team 1 ``team1``: (sol, profile, weights [P]), ``profile(j)`` the j-th profile (stored
-    layout; made when asked, so that hundreds of plans are never held twice).  Where a pair of
-    holders plays shipped correlated plans (:func:`musstats.analysis.betting.played_profiles`)
+    and team 1 ``team1``: (sol, profile, weights [P], mixture), ``profile(j)`` the j-th profile
+    (stored layout; made when asked, so that hundreds of plans are never held twice).  Where a
+    pair of holders plays shipped correlated plans (:func:`musstats.analysis.betting.played_profiles`)
     and its team plays the ``equilibrium`` set, one profile per plan, by the plans' weights (both
-    partners play the same plan); the lone holder's ``equilibrium`` is his strategy against their
-    mixture, whatever the pair plays.  Elsewhere one profile."""
+    partners play the same plan), and ``mixture`` ``{team: (plans, weights)}`` for
+    :class:`~musstats.engines.solving.dealt.MixedValues`; the lone holder's ``equilibrium`` is his
+    strategy against their mixture, whatever the pair plays.  Elsewhere one profile and ``{}``."""
     from musstats.analysis.betting import _strategy, played_profiles
 
     def sigma_of(name: str):
@@ -255,7 +256,9 @@ def _profiles(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: st
         return s[0] if team0 == team1 else mixed_sigma(sol.game, s[0], s[1])
 
     # where the pair plays another set, the lone holder's strategy (the same in every plan) alone
-    return sol, profile, weights if t >= 0 and mixes(sets[t]) else np.ones(1)
+    if t >= 0 and mixes(sets[t]):
+        return sol, profile, weights, {t: (plans, weights)}
+    return sol, profile, np.ones(1), {}
 
 
 def plan_groups(weights: np.ndarray, n: int, rng: np.random.Generator) -> list[tuple[int, np.ndarray]]:
@@ -278,7 +281,7 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
     it says so, KeyboardInterrupt (the caller keeps what it had)."""
     from musstats.analysis.betting import _variant
     from musstats.engines.betting.info import prepare
-    from musstats.engines.solving.dealt import deal_values
+    from musstats.engines.solving.dealt import MixedValues, deal_values
 
     v = _variant(v, "off")
     team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
@@ -288,9 +291,10 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
         for pat, sel in subs:
             if stop is not None and stop():
                 raise KeyboardInterrupt
-            sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
+            sol, profile, _, mix = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
-            total[sel] += sum(float(wj) * deal_values(sol.game, profile(j), st, oo) for j, wj in enumerate(w))
+            total[sel] += MixedValues(sol.game, profile(0), mix)(st, oo) if mix else \
+                deal_values(sol.game, profile(0), st, oo)
     return total
 
 
@@ -331,7 +335,7 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
         steps[:, 4 + i] += np.where(played, paso_stones(lance, o), 0).astype(np.int64)
         for pat, sel in subs:
             if cutter is None:
-                sol, profile, w = _profiles(lance, pat, v, team0, team1, deal)
+                sol, profile, w, _ = _profiles(lance, pat, v, team0, team1, deal)
                 st, oo, _ = prepare(sol.game, d[sel], v, lance)
             else:
                 sol = played_strategy(lance, int(pat), deal, v, read_cut=True)

@@ -20,7 +20,7 @@ import numpy as np
 from musstats.base.errors import MusError
 from musstats.engines.solving.game import CHUNKS, Game, Sample, SolverGame, chunk_bounds, make_layout
 
-__all__ = ["DealGame", "Deals", "deal_values"]
+__all__ = ["DealGame", "Deals", "deal_values", "MixedValues"]
 
 #: a set of deals: states int32 [n, owners], outcome codes int64 [n], weights float64 [n]
 Deals = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -210,3 +210,44 @@ def deal_values(game: Game, sigma: np.ndarray, st: np.ndarray, o: np.ndarray) ->
     from musstats._kernels.cfr import root_values
 
     return root_values(st, o, sigma, game.kernel_args(), game.U)
+
+
+class MixedValues:
+    """Team 0's expected utility of deals when team ``t`` of ``mixtures`` plays a mixture of
+    profiles ``mixtures[t] = (sigmas [P, slots], weights [P])`` (stored layout; its partners draw
+    one profile together, each team independently of the other: a pair's correlated plans), read
+    for its owners, and the owners of a team not in ``mixtures`` play ``sigma``.  Calling it with
+    deals (states ``st``, outcome codes ``o``) gives the sum over every pair of the two teams'
+    profiles, by the product of their weights, of :func:`deal_values` (float64 [D]), without
+    forming the pairs or walking the tree once per profile: at a terminal a deal's value is the
+    payoff times each team's reach, and a team's mixed reach is the weighted sum over its
+    profiles of the product of its owners' own reaches (tabled once, per owner and state)."""
+
+    def __init__(self, game: Game, sigma: np.ndarray, mixtures: dict) -> None:
+        tr = game.tree
+        Z = np.nonzero(np.asarray(tr.is_term) == 1)[0]
+        self.U = np.asarray(game.U)[np.asarray(tr.term)[Z]]  # [Z, outcomes]
+        owner = np.asarray(game.owner)
+        self.teams: list[list] = [[], []]
+        for k in range(game.n_owners):
+            if not (owner == k).any():
+                continue  # never decides: reach 1
+            t = int(game.team[k])
+            profiles, w = mixtures[t] if t in mixtures else (sigma[None, :], np.ones(1))
+            A = game.own_reach_of(np.asarray(profiles, np.float64), k, Z)  # [states, Z, P]
+            self.teams[t].append((k, A if self.teams[t] else A * np.asarray(w, np.float64)))
+
+    def __call__(self, st: np.ndarray, o: np.ndarray, chunk: int = 1024) -> np.ndarray:
+        n = st.shape[0]
+        out = np.empty(n)
+        for lo in range(0, n, chunk):
+            hi = min(n, lo + chunk)
+            val = self.U[:, o[lo:hi]].T.copy()  # [d, Z]
+            for owners in self.teams:
+                if owners:
+                    R = owners[0][1][st[lo:hi, owners[0][0]]]
+                    for k, A in owners[1:]:
+                        R = R * A[st[lo:hi, k]]
+                    val *= R.sum(axis=2)
+            out[lo:hi] = val.sum(axis=1)
+        return out
