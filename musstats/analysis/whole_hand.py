@@ -402,7 +402,8 @@ def _inputs_digest(v: Variant) -> str:
     from musstats.engines.solving.store import source_digest
 
     h = hashlib.sha256(source_digest().encode())
-    shipped = [p for stem in ("betting", "plans") for p in sorted(DATA_DIR.glob(f"{stem}_{v.deck}_{v.juego_real}_*.npz"))]
+    shipped = [p for stem in ("betting", "plans")
+               for p in sorted(DATA_DIR.glob(f"{stem}_{v.deck}_{v.juego_real}_*.npz"))]
     for p in shipped + [data_file("discard", v)]:
         if p.is_file():
             h.update(p.name.encode())
