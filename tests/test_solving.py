@@ -431,6 +431,41 @@ def test_both_teams_plans_reach_the_value_of_the_game_over_joint_plans(four_seat
         assert worst(vals) == pytest.approx(bound, abs=1e-3)
 
 
+def test_both_teams_plans_keep_every_plans_sums_as_their_bank_grows(four_seat_plans_matrix):
+    """Started from 40 joint pure plans of each pair (the bank of the plans' sums grows past its
+    first size twice), the double oracle's first round solves the matrix game between exactly
+    those plans: its value is that of the same 40 x 40 block of the brute-force matrix."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.team import team_plans
+
+    g, data = mini_lance()
+    st = data[0]
+    dg = DealGame(g, data)
+    lay = dg.layout
+    rng = np.random.default_rng(4)
+    picks = [rng.choice(512, 40, replace=False) for _ in (0, 1)]
+    pure = [_pure_plan_reach(g, st, seats)[0] for seats in ((0, 2), (1, 3))]
+
+    def profile(i0: int, i1: int) -> np.ndarray:
+        sig = g.uniform()
+        for plan in (pure[0][i0], pure[1][i1]):
+            for (n, c), a in plan.items():
+                g.block(sig, n)[c] = np.eye(2)[a]
+        return lay.from_game(sig)
+
+    def blocks(S: np.ndarray, t: int) -> dict:
+        return {k: lay.owner_rows(S, k) for k in range(lay.n_owners) if int(lay.team[k]) == t}
+
+    SIG = profile(picks[0][0], picks[1][0])
+    more = tuple([blocks(profile(i, picks[1][0]) if t == 0 else profile(picks[0][0], i), t) for i in picks[t][1:]]
+                 for t in (0, 1))
+    res = team_plans(dg, SIG, rounds=1, plans=more)
+    assert [len(p) for p in res.plans] == [40, 40]
+    lo, hi = _matrix_value(four_seat_plans_matrix[np.ix_(picks[0], picks[1])])
+    assert hi - lo < 1e-3
+    assert res.rounds[0]["value"] == pytest.approx((lo + hi) / 2, abs=1e-3)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_both_teams_plans_measure_a_profile_as_brute_force_does(seed):
     """The double oracle's first round measures the profile it starts from: each pair's gain from
