@@ -27,7 +27,10 @@ what lies beyond the shipped per-player equilibrium:
 * ``--exact N``: both teams' plans at once (:func:`musstats.engines.solving.team.team_plans`):
   a double oracle over the joint plans of both pairs (or of a lone holder), exact over the
   deals, N rounds at most; each round's value, bounds, each team's gain from its best plan and
-  what each team seeing both its hands takes, in stones per lance for mano's team.
+  what each team seeing both its hands takes, in stones per lance for mano's team.  Where both
+  pairs draw plans, at the end the plans as they would ship (weights below ``--floor`` dropped
+  and the rest renormalised, each plan quantised in steps of 1/255) measured exactly
+  (:func:`musstats.engines.solving.team.measure_both_plans`): ``as_shipped``.
 
     python scripts/team_plans.py juego 7 --team 0 --restarts 2 --rounds 40 [--samples 20000]
     python scripts/team_plans.py juego 7 --team 0 --columns 40 --samples 100000 [--deal after-mus] [--full-every 10]
@@ -81,6 +84,8 @@ def main(argv=None) -> int:
     ap.add_argument("--exact", type=int, default=0, help="rounds of the exact double oracle over both teams' plans")
     ap.add_argument("--tol", type=float, default=0.002, help="--exact: stop when the bounds meet within this")
     ap.add_argument("--minutes", type=float, default=None, help="--exact: stop after the round that passes this")
+    ap.add_argument("--floor", type=float, default=1e-4,
+                    help="--exact: plans lighter than this are dropped from the figures as they would ship")
     args = ap.parse_args(argv)
     spec = Spec(lance=args.lance, pattern=args.pattern, deal=args.deal, info="private", variant=Variant())
     shipped = get_solved(spec, solve=False)
@@ -211,6 +216,33 @@ def exact(spec, sigma, args, emit) -> None:
         else:
             atomic_write_bytes(Path(args.out), _plans_npz(res.plans, res.weights))
     emit({"plans": [len(p) for p in res.plans], "partial": res.partial})
+    if all(len(team_owners(sg, t)) == 2 for t in (0, 1)):
+        emit({"as_shipped": _as_shipped(sg, lay.from_game(sigma), res, args.floor)})
+
+
+def _as_shipped(sg, SIG: np.ndarray, res, floor: float) -> dict:
+    """Both teams' plans of a double-oracle run as they would ship (pruned at ``floor``,
+    renormalised, quantised), measured exactly."""
+    from musstats.engines.solving import store as S
+    from musstats.engines.solving.team import measure_both_plans
+
+    lay = sg.layout
+    kept, weights, dropped = [], [], []
+    for t in (0, 1):
+        w = np.asarray(res.weights[t], float)
+        order = [j for j in np.argsort(-w, kind="stable") if w[j] >= floor]
+        weights.append(w[order] / w[order].sum())
+        dropped.append(round(float(1 - w[order].sum()), 5))
+        plans = []
+        for j in order:
+            P = res.profile(SIG, lay, j, 0) if t == 0 else res.profile(SIG, lay, 0, j)
+            Q = lay.from_game(S.dequantise(S.quantise(lay.to_game(P)), lay.game))
+            plans.append({k: lay.owner_rows(Q, k) for k in res.plans[t][0]})
+        kept.append(plans)
+    fig = measure_both_plans(sg, SIG, tuple(kept), tuple(weights))
+    return {"plans": [len(p) for p in kept], "weight_dropped": dropped, "value": round(fig["value"], 4),
+            "gain": [round(x, 4) for x in fig["gain"]], "seeing_both": [round(x, 4) for x in fig["seeing_both"]],
+            "found_from": fig["found_from"]}
 
 
 def columns(spec, sigma, t: int, args, emit) -> None:

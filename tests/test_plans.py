@@ -82,6 +82,26 @@ def test_mixed_values_are_the_sum_over_both_teams_plans_of_each_pair_of_profiles
                        rtol=0, atol=1e-12)
 
 
+def test_the_double_oracle_gives_each_pair_its_better_plan_until_neither_gains():
+    """Juego with all four declared, from the per-lance strategies: after every round in which a
+    pair's best plan against the other's mixture gains more than the tolerance, that pair has a
+    new plan, whichever pair it is and whatever the sign of the value; the rounds stop early only
+    when neither gains."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving.team import team_plans
+
+    spec = Spec(lance="juego", pattern=15, deal="as-dealt", info="private", variant=Variant())
+    sg = solver_game(spec, purpose="measure", samples=1_000)
+    res = team_plans(sg, sg.layout.from_game(get_solved(spec, solve=False).sigma), rounds=4, tol=0.002)
+    rows = res.rounds
+    for r, nxt in zip(rows, rows[1:]):
+        for t in (0, 1):
+            if r["gain"][t] > 0.002:
+                assert nxt["plans"][t] > r["plans"][t], (r, nxt)
+    assert len(rows) == 4 or max(rows[-1]["gain"]) <= 0.002, rows[-1]
+
+
 #: the subgames whose plans ship: lance, pattern, the pair's team, and what the pair gains by
 #: changing together against the per-lance strategies as measured from outside (the issue's
 #: table and docs/quality.md; None: not measured from outside)

@@ -466,6 +466,40 @@ def test_both_teams_plans_keep_every_plans_sums_as_their_bank_grows(four_seat_pl
     assert res.rounds[0]["value"] == pytest.approx((lo + hi) / 2, abs=1e-3)
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_both_teams_mixtures_measured_as_brute_force_does(four_seat_plans_matrix, seed):
+    """A mixture of joint pure plans for each pair, measured from the pair sums: its value is the
+    mixtures' product with the brute-force matrix, and each pair's best joint plan against the
+    other's mixture gains what the best of its 512 pure plans does."""
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.team import measure_both_plans
+
+    g, data = mini_lance()
+    dg = DealGame(g, data)
+    lay = dg.layout
+    rng = np.random.default_rng(seed)
+    pure = [_pure_plan_reach(g, data[0], seats)[0] for seats in ((0, 2), (1, 3))]
+    picks = [rng.choice(512, 5, replace=False) for _ in (0, 1)]
+    weights = [rng.dirichlet(np.ones(5)) for _ in (0, 1)]
+
+    def blocks(t: int, i: int) -> dict:
+        sig = g.uniform()
+        for (n, c), a in pure[t][i].items():
+            g.block(sig, n)[c] = np.eye(2)[a]
+        S = lay.from_game(sig)
+        return {k: lay.owner_rows(S, k) for k in range(lay.n_owners) if int(lay.team[k]) == t}
+
+    plans = tuple([blocks(t, i) for i in picks[t]] for t in (0, 1))
+    got = measure_both_plans(dg, lay.uniform(), plans, tuple(weights))
+    x, y = np.zeros(512), np.zeros(512)
+    x[picks[0]], y[picks[1]] = weights
+    M = four_seat_plans_matrix
+    value = float(x @ M @ y)
+    assert got["value"] == pytest.approx(value, abs=1e-9)
+    assert got["gain"][0] == pytest.approx(float((M @ y).max()) - value, abs=1e-9)
+    assert got["gain"][1] == pytest.approx(value - float((x @ M).min()), abs=1e-9)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_both_teams_plans_measure_a_profile_as_brute_force_does(seed):
     """The double oracle's first round measures the profile it starts from: each pair's gain from

@@ -34,7 +34,7 @@ from musstats.engines.solving.game import Sample, SolverGame
 from musstats.engines.solving.pairs import column_sums, pair_reach
 
 __all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour",
-           "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both"]
+           "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both", "measure_both_plans"]
 
 
 def _with_plan(lay, SIG: np.ndarray, plan: dict) -> np.ndarray:
@@ -483,6 +483,39 @@ def seeing_both(lay, T: np.ndarray, owners) -> float:
     return float(Q[0].sum())
 
 
+def measure_both_plans(game: SolverGame, SIG: np.ndarray, plans: tuple, weights: tuple,
+                       starts: tuple | None = None) -> dict:
+    """Both teams' plans (per team a list of dicts owner -> block, working layout; the other
+    owners from ``SIG``) mixed by ``weights`` (per team), measured from the game's pair sums
+    (exact where the game is, :class:`~.pairs.ExactPairs` or a game enumerated whole), in stones
+    per lance: ``value`` for team 0; per team the ``gain`` of its best joint plan against the
+    other team's mixture (the alternating search from ``starts``, from its heaviest plan: a lower
+    bound of the best plan's gain, exact for the plan found) and what it would take seeing both
+    its hands (``seeing_both``)."""
+    from musstats.engines.solving.exploit import TEAM_STARTS, team_owners
+
+    lay = game.layout
+    starts = TEAM_STARTS if starts is None else starts
+    ps = [game.pair_sums(t, SIG) for t in (0, 1)]
+    T = []
+    for t in (0, 1):  # team t's sums against the other team's mixture
+        X = np.zeros(ps[t].T.shape)
+        for w, plan in zip(weights[1 - t], plans[1 - t]):
+            if w > 0:
+                X += w * game.pair_sums(t, _with_plan(lay, SIG, plan)).T
+        T.append(X)
+    value = [sum(float(w) * float((pair_reach(lay, _with_plan(lay, SIG, plan), ps[t]) * T[t]).sum())
+                 for w, plan in zip(weights[t], plans[t]) if w > 0) / ps[t].n for t in (0, 1)]
+    out: dict = {"value": value[0], "gain": [], "seeing_both": [], "found_from": []}
+    for t in (0, 1):
+        heaviest = plans[t][int(np.argmax(weights[t]))]
+        best, _, how = _plan_search(game, _with_plan(lay, SIG, heaviest), t, ps[t], T[t], starts)[0]
+        out["gain"].append(best / ps[t].n - value[t])
+        out["seeing_both"].append(seeing_both(lay, T[t], team_owners(game, t)) / ps[t].n - value[t])
+        out["found_from"].append(how)
+    return out
+
+
 def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: float = 0.001,
                seconds: float | None = None, starts: tuple | None = None, plans: tuple | None = None,
                per_round: int = 1, progress: Callable[[dict], None] | None = None) -> TeamPlans:
@@ -587,8 +620,8 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
             added = 0
             for t, f, n, sign in ((0, f0, ps[0].n, 1.0), (1, f1, ps[1].n, -1.0)):
                 k = 0
-                for u, S, _ in f:  # the starts' plans that beat the value, the best first
-                    if k < per_round and sign * u / n > sign * value + tol / 4 and \
+                for u, S, _ in f:  # the starts' plans that beat the value (team t's own), the best first
+                    if k < per_round and u / n > sign * value + tol / 4 and \
                             add(t, {q: lay.owner_rows(S, q) for q in own[t]}):
                         k += 1
                 added += k
