@@ -139,6 +139,15 @@ def mini_lance():
     return g, (st, o, np.full(81, 1 / 81))
 
 
+def _with_pure(g, sigma, choices):
+    """A copy of ``sigma`` (game layout) with each ``((node, card), action)`` of ``choices`` played
+    for sure."""
+    sig = sigma.copy()
+    for (n, c), a in choices:
+        g.block(sig, n)[c] = np.eye(2)[a]
+    return sig
+
+
 def _random_strategy(g, rng):
     sigma = g.uniform()
     for n in range(g.tree.n_nodes):
@@ -163,9 +172,7 @@ def _brute_team_gain(g, data, sigma, t):
     base = sign * float(deal_values(g, sigma, st, o) @ w)
     best = -np.inf
     for pure in itertools.product((0, 1), repeat=len(isets)):
-        sig = sigma.copy()
-        for (n, s), a in zip(isets, pure):
-            g.block(sig, n)[s] = np.eye(2)[a]
+        sig = _with_pure(g, sigma, zip(isets, pure))
         best = max(best, sign * float(deal_values(g, sig, st, o) @ w))
     return best - base
 
@@ -282,9 +289,7 @@ def joint_plans_matrix():
     lone = [(n, s) for n in (1, 2) for s in range(3)]
 
     def value(tp, lp):
-        sig = g.uniform()
-        for (n, s), a in itertools.chain(zip(pair, tp), zip(lone, lp)):
-            g.block(sig, n)[s] = np.eye(2)[a]
+        sig = _with_pure(g, g.uniform(), itertools.chain(zip(pair, tp), zip(lone, lp)))
         return float(deal_values(g, sig, st, o) @ w)
 
     return np.array([[value(a, b) for b in itertools.product((0, 1), repeat=6)]
@@ -423,10 +428,7 @@ def test_both_teams_plans_reach_the_value_of_the_game_over_joint_plans(four_seat
         for pure in itertools.product((0, 1), repeat=len(isets)):
             v = 0.0
             for wt, sigma in sigmas:
-                sig = sigma.copy()
-                for (n, c), a in zip(isets, pure):
-                    g.block(sig, n)[c] = np.eye(2)[a]
-                v += wt * float(deal_values(g, sig, st, o) @ w)
+                v += wt * float(deal_values(g, _with_pure(g, sigma, zip(isets, pure)), st, o) @ w)
             vals.append(v)
         assert worst(vals) == pytest.approx(bound, abs=1e-3)
 
@@ -447,11 +449,7 @@ def test_both_teams_plans_keep_every_plans_sums_as_their_bank_grows(four_seat_pl
     pure = [_pure_plan_reach(g, st, seats)[0] for seats in ((0, 2), (1, 3))]
 
     def profile(i0: int, i1: int) -> np.ndarray:
-        sig = g.uniform()
-        for plan in (pure[0][i0], pure[1][i1]):
-            for (n, c), a in plan.items():
-                g.block(sig, n)[c] = np.eye(2)[a]
-        return lay.from_game(sig)
+        return lay.from_game(_with_pure(g, g.uniform(), [*pure[0][i0].items(), *pure[1][i1].items()]))
 
     def blocks(S: np.ndarray, t: int) -> dict:
         return {k: lay.owner_rows(S, k) for k in range(lay.n_owners) if int(lay.team[k]) == t}
@@ -483,10 +481,7 @@ def test_both_teams_mixtures_measured_as_brute_force_does(four_seat_plans_matrix
     weights = [rng.dirichlet(np.ones(5)) for _ in (0, 1)]
 
     def blocks(t: int, i: int) -> dict:
-        sig = g.uniform()
-        for (n, c), a in pure[t][i].items():
-            g.block(sig, n)[c] = np.eye(2)[a]
-        S = lay.from_game(sig)
+        S = lay.from_game(_with_pure(g, g.uniform(), pure[t][i].items()))
         return {k: lay.owner_rows(S, k) for k in range(lay.n_owners) if int(lay.team[k]) == t}
 
     plans = tuple([blocks(t, i) for i in picks[t]] for t in (0, 1))
