@@ -80,6 +80,7 @@ def test_mixed_values_are_the_sum_over_both_teams_plans_of_each_pair_of_profiles
     one = sum(w * deal_values(game, x, st, o) for x, w in zip(plans.sigmas, plans.weights))
     assert np.allclose(MixedValues(game, plans.sigmas[0], {0: (plans.sigmas, plans.weights)})(st, o), one,
                        rtol=0, atol=1e-12)
+    assert np.array_equal(MixedValues(game, P1[0], {})(st, o), deal_values(game, P1[0], st, o))  # no mixture
 
 
 def test_the_double_oracle_gives_each_pair_its_better_plan_until_neither_gains():

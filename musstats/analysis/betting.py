@@ -817,7 +817,7 @@ def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
     """Per lance (grande, chica, pares, juego, punto) and deal: team 0's expected stones under
     the equilibrium of ``deal`` and ``info`` and en paso (float [5, N] each), and whether the
     lance is bet (bool [5, N]: pares or juego contested, punto played)."""
-    from musstats.engines.solving.dealt import MixedValues, deal_values
+    from musstats.engines.solving.dealt import MixedValues
 
     n = d.shape[0]
     eq = np.zeros((5, n))
@@ -829,11 +829,11 @@ def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
         for pat, sel in subs:
             sol = _strategy(lance_, pat, deal, info, v)
             profiles, w, t = played_profiles(sol)
-            mixed = MixedValues(sol.game, profiles[0], {t: (profiles, w)}) if t >= 0 else None
+            values = MixedValues(sol.game, profiles[0], {t: (profiles, w)} if t >= 0 else {})
             for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
                 part = sel[lo: lo + EV_CHUNK]
                 st, oo, _ = prepare(sol.game, d[part], v, lance_)
-                eq[li, part] = deal_values(sol.game, profiles[0], st, oo) if mixed is None else mixed(st, oo)
+                eq[li, part] = values(st, oo)
             bet_[li, sel] = True
     return eq, paso, bet_
 

@@ -281,7 +281,7 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
     it says so, KeyboardInterrupt (the caller keeps what it had)."""
     from musstats.analysis.betting import _variant
     from musstats.engines.betting.info import prepare
-    from musstats.engines.solving.dealt import MixedValues, deal_values
+    from musstats.engines.solving.dealt import MixedValues
 
     v = _variant(v, "off")
     team0, team1, deal = _check_set(team0), _check_set(team1), D.check_deal(deal)
@@ -293,8 +293,7 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
                 raise KeyboardInterrupt
             sol, profile, _, mix = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
-            total[sel] += MixedValues(sol.game, profile(0), mix)(st, oo) if mix else \
-                deal_values(sol.game, profile(0), st, oo)
+            total[sel] += MixedValues(sol.game, profile(0), mix)(st, oo)
     return total
 
 

@@ -221,9 +221,13 @@ class MixedValues:
     profiles, by the product of their weights, of :func:`deal_values` (float64 [D]), without
     forming the pairs or walking the tree once per profile: at a terminal a deal's value is the
     payoff times each team's reach, and a team's mixed reach is the weighted sum over its
-    profiles of the product of its owners' own reaches (tabled once, per owner and state)."""
+    profiles of the product of its owners' own reaches (tabled once, per owner and state).  With
+    no mixture, :func:`deal_values` of ``sigma``."""
 
     def __init__(self, game: Game, sigma: np.ndarray, mixtures: dict) -> None:
+        self.game, self.sigma, self.mixed = game, sigma, bool(mixtures)
+        if not mixtures:
+            return
         tr = game.tree
         Z = np.nonzero(np.asarray(tr.is_term) == 1)[0]
         self.U = np.asarray(game.U)[np.asarray(tr.term)[Z]]  # [Z, outcomes]
@@ -238,6 +242,8 @@ class MixedValues:
             self.teams[t].append((k, A if self.teams[t] else A * np.asarray(w, np.float64)))
 
     def __call__(self, st: np.ndarray, o: np.ndarray, chunk: int = 1024) -> np.ndarray:
+        if not self.mixed:
+            return deal_values(self.game, self.sigma, st, o)
         n = st.shape[0]
         out = np.empty(n)
         for lo in range(0, n, chunk):
