@@ -20,8 +20,20 @@ progress bar shows the subgames.  ``--import LANCE-PATTERN=FILE`` takes the plan
 rounds and seconds) instead of running column generation again; ``--import LANCE-PATTERN=shipped``
 measures the shipped plans again.
 
+Where both pairs hold the lance (juego with all four declared, hands as dealt), both teams'
+plans come from a double oracle exact over the deals
+(:func:`musstats.engines.solving.team.team_plans`, for at most ``--minutes`` or until its
+bounds meet within ``--tol``), or from a run of ``scripts/team_plans.py juego 15 --exact N
+--out FILE`` imported as above; each team's plans are pruned and quantised as above and both
+mixtures measured exactly as they ship
+(:func:`~musstats.engines.solving.team.measure_both_plans`: each pair's best joint plan against
+the other pair's mixture); it ships when both gains are within ``--goal``.  Pares and punto with
+all four declared are not built: the double oracle keeps every plan's pair sums (54 MB and 42
+MB a plan), and the near thousand plans of each pair that juego needed do not fit in memory.
+
     python scripts/build_plans.py [--deal as-dealt|after-mus] [--only juego-7,juego-14] [--minutes 40]
     python scripts/build_plans.py --import juego-7=runs/j7.npz --only juego-7
+    python scripts/build_plans.py --import juego-15=runs/j15.npz --only juego-15
 """
 
 from __future__ import annotations
@@ -35,10 +47,15 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # team_plans.py: its run files
 
 #: the subgames of a pair of holders against one holder, and the pair's team
 PAIR_SUBGAMES = {("pares", 7): 0, ("pares", 13): 0, ("pares", 14): 1, ("juego", 7): 0, ("juego", 11): 1,
                  ("juego", 13): 0, ("juego", 14): 1}
+#: the subgames of both pairs (all four declared) whose plans are built: juego as dealt.  Pares
+#: and punto are not: the double oracle keeps each plan's pair sums, 54 MB and 42 MB a plan
+#: there, and near a thousand plans of each pair do not fit in memory
+BOTH_SUBGAMES = (("juego", 15),)
 
 
 def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
@@ -57,14 +74,7 @@ def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
             S = lay.with_rows(S, k, z[f"plan{j}_{k}"])
         profiles.append(S)
         j += 1
-    rounds, seconds, partial = None, None, True
-    log = path.with_suffix(".log")
-    if log.exists():
-        rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
-        done = [r for r in rows if "round" in r]
-        rounds, seconds = len(done), (done[-1]["seconds"] if done else None)
-        partial = next((bool(r["partial"]) for r in rows if "partial" in r), True)
-    return profiles, np.asarray(z["weights"], float), rounds, seconds, partial
+    return profiles, np.asarray(z["weights"], float), *_log_of(path)
 
 
 def build(spec, t: int, args, source: Path | None) -> dict:
@@ -74,7 +84,7 @@ def build(spec, t: int, args, source: Path | None) -> dict:
     from musstats.engines.betting.store import get_solved
     from musstats.engines.solving import store as S
     from musstats.engines.solving.exploit import team_owners
-    from musstats.engines.solving.team import correlated_plans, measure_mixture
+    from musstats.engines.solving.team import correlated_plans, measure_mixture, shippable
 
     shipped = get_solved(spec, solve=False)
     if shipped is None:
@@ -107,21 +117,100 @@ def build(spec, t: int, args, source: Path | None) -> dict:
                                                                       for k, x in row.items()}), flush=True))
         profiles = [res.profile(SIG, lay, j) for j in range(len(res.plans))]
         weights, rounds, seconds, partial = res.weights, len(res.rounds), round(time.perf_counter() - t0), res.partial
-    order = [j for j in np.argsort(-weights, kind="stable") if weights[j] >= args.floor]
-    w = weights[order] / weights[order].sum()
-    q = np.stack([S.quantise(lay.to_game(profiles[j])) for j in order])
-    shipped_profiles = [lay.from_game(r) for r in S.dequantise(q, lay.game)]
+    q, w, dropped, shipped_profiles = shippable(lay, profiles, weights, args.floor)
     m0 = time.perf_counter()
     figures = measure_mixture(sg, shipped_profiles, w, t)
     meta = {"team": t, "opponent": int(team_owners(sg, 1 - t)[0]), "rounds": rounds, "partial": partial,
-            "plans_found": len(profiles), "plans": len(order), "floor": args.floor,
-            "weight_dropped": round(float(1 - weights[order].sum()), 6), "samples": 0 if exact else args.samples,
+            "plans_found": len(profiles), "plans": len(w), "floor": args.floor,
+            "weight_dropped": round(dropped, 6), "samples": 0 if exact else args.samples,
             "measure": sg.samples_text,
             "solve_seconds": seconds, "measure_seconds": round(time.perf_counter() - m0), **figures,
             "built_by": "column generation over the pair's joint plans (team-maxmin equilibrium with correlation), "
                       "the lone opponent by CFR+ against the plans' mixture; measured as shipped (steps of 1/255)",
             **before}
     return {"sigma": q, "weights": w, "meta": S.meta_array({**spec.fields(), **meta})}
+
+
+def build_both(spec, args, source: Path | None) -> dict:
+    """A subgame in which both pairs hold the lance: both teams' plans by the exact double oracle
+    (:func:`musstats.engines.solving.team.team_plans`; or an imported run of
+    ``team_plans.py --exact N --out FILE``), each team's pruned and quantised, measured exactly
+    as they ship (:func:`~musstats.engines.solving.team.measure_both_plans`); the entry to ship
+    (team 0's plans then team 1's, weights, metadata with ``teams``: how many of each)."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving import store as S
+    from musstats.engines.solving.pairs import ExactPairs
+    from musstats.engines.solving.team import measure_both_plans, shippable, team_plans
+
+    shipped = get_solved(spec, solve=False)
+    if shipped is None:
+        raise SystemExit(f"no shipped strategy for {spec.name}: build the betting strategies first")
+    sg = ExactPairs(solver_game(spec, purpose="measure", samples=1_000))
+    lay = sg.layout
+    SIG = lay.from_game(shipped.sigma)
+    t0 = time.perf_counter()
+    if source is not None and str(source) == "shipped":  # the shipped plans, measured again
+        from musstats.engines.betting.store import get_plans
+        from musstats.engines.solving.exploit import team_owners
+
+        was = get_plans(spec)
+        if len(was) != 2:
+            raise SystemExit(f"no shipped plans of both pairs for {spec.name} to measure again")
+        plans = tuple([{k: lay.owner_rows(lay.from_game(x), k) for k in team_owners(sg, t)} for x in was[t].sigmas]
+                      for t in (0, 1))
+        weights = (was[0].weights, was[1].weights)
+        m = was[0].meta
+        rounds, seconds, partial = m.get("rounds"), m.get("solve_seconds"), m.get("partial", True)
+    elif source is not None:
+        from team_plans import read_plans
+
+        z = np.load(source, allow_pickle=False)
+        plans, weights = read_plans(str(source)), (np.asarray(z["w0"], float), np.asarray(z["w1"], float))
+        rounds, seconds, partial = _log_of(source)
+    else:
+        res = team_plans(sg, SIG, rounds=10_000, tol=args.tol, seconds=60 * args.minutes, per_round=3,
+                         progress=lambda row: print(json.dumps({k: (round(x, 4) if isinstance(x, float) else x)
+                                                                for k, x in row.items()}), flush=True))
+        plans, weights = res.plans, res.weights
+        rounds, seconds, partial = len(res.rounds), round(time.perf_counter() - t0), res.partial
+
+    def whole(plan: dict) -> np.ndarray:
+        out = SIG
+        for k, rows in plan.items():
+            out = lay.with_rows(out, k, rows)
+        return out
+
+    qs, ws, dropped, kept = [], [], [], []
+    for t in (0, 1):
+        q, w, gone, profiles = shippable(lay, lambda j, t=t: whole(plans[t][j]), weights[t], args.floor)
+        qs.append(q)
+        ws.append(w)
+        dropped.append(round(gone, 6))
+        kept.append([{k: lay.owner_rows(Q, k) for k in plans[t][0]} for Q in profiles])
+    m0 = time.perf_counter()
+    fig = measure_both_plans(sg, SIG, tuple(kept), tuple(ws))
+    meta = {"team": -1, "opponent": -1, "teams": [len(w) for w in ws], "plans": sum(len(w) for w in ws),
+            "rounds": rounds, "partial": partial, "plans_found": [len(p) for p in plans], "floor": args.floor,
+            "weight_dropped": dropped, "samples": 0, "measure": sg.samples_text,
+            "value": fig["value"], "value_se": 0.0, "gain": fig["gain"], "seeing_both": fig["seeing_both"],
+            "found_from": fig["found_from"], "solve_seconds": seconds, "measure_seconds": round(time.perf_counter() - m0),
+            "built_by": "a double oracle over both pairs' joint plans (each pair's correlated plans against the "
+                        "other's), exact over the deals; measured as shipped (steps of 1/255)"}
+    return {"sigma": np.concatenate(qs), "weights": np.concatenate(ws), "meta": S.meta_array({**spec.fields(), **meta})}
+
+
+def _log_of(path: Path) -> tuple:
+    """A run's rounds, seconds and whether it stopped before its bounds met, from its ``.log``
+    beside it (unknown, unknown, partial where there is none)."""
+    rounds, seconds, partial = None, None, True
+    log = path.with_suffix(".log")
+    if log.exists():
+        rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+        done = [r for r in rows if "round" in r]
+        rounds, seconds = len(done), (done[-1]["seconds"] if done else None)
+        partial = next((bool(r["partial"]) for r in rows if "partial" in r), True)
+    return rounds, seconds, partial
 
 
 def _run_digest(path: Path | None) -> str:
@@ -152,6 +241,8 @@ def main(argv=None) -> int:
                     help="after the mus: deals per sample of the oracles and measures")
     ap.add_argument("--floor", type=float, default=1e-4, help="plans lighter than this are dropped")
     ap.add_argument("--goal", type=float, default=0.02, help="the largest gain a shipped subgame may leave")
+    ap.add_argument("--tol", type=float, default=0.015,
+                    help="both pairs' plans: the double oracle stops when its bounds meet within this")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="LANCE-PATTERN=FILE")
     ap.add_argument("--out", default=None, help="the file to write (default: the shipped one)")
     args = ap.parse_args(argv)
@@ -163,6 +254,8 @@ def main(argv=None) -> int:
     # a subgame with a mirror (Spec.mirror) plays its mirror's plans renamed: nothing to build
     names = {f"{lance}-{p}": (lance, p) for lance, p in PAIR_SUBGAMES
              if Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v).mirror is None}
+    if args.deal == "as-dealt":  # both pairs' plans: exact over the deals
+        names.update({f"{lance}-{p}": (lance, p) for lance, p in BOTH_SUBGAMES})
     chosen = list(names) if args.only is None else args.only.split(",")
     for n in chosen:
         if n not in names:
@@ -175,14 +268,17 @@ def main(argv=None) -> int:
         lance, p = names[n]
         spec = Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v)
         key = S.strategy_key({**spec.fields(), "plans": [args.minutes, args.iterations, args.samples, args.floor,
-                                                          _run_digest(sources.get(n)), 4]})
+                                                          _run_digest(sources.get(n)), 4]
+                              + ([args.tol] if names[n] in BOTH_SUBGAMES else [])})
         kind = f"plans-{n}-{args.deal}"
         entry = S.cache_load(kind, key)
         if entry is None:
-            entry = build(spec, PAIR_SUBGAMES[names[n]], args, sources.get(n))
+            entry = (build(spec, PAIR_SUBGAMES[names[n]], args, sources.get(n)) if names[n] in PAIR_SUBGAMES else
+                     build_both(spec, args, sources.get(n)))
             S.cache_save(kind, key, entry)
         meta = S.unpack_meta(entry)  # the goal is this build's, not the cached one's
-        meta.update(goal=args.goal, meets_goal=bool(meta["pair_gain"] <= args.goal and meta["opponent_gain"] <= args.goal))
+        gains = meta["gain"] if "teams" in meta else [meta["pair_gain"], meta["opponent_gain"]]
+        meta.update(goal=args.goal, meets_goal=bool(max(gains) <= args.goal))
         entry = {**entry, "meta": S.meta_array(meta)}
         rows.append(meta)
         print(json.dumps({"subgame": n, **{k: meta[k] for k in meta if k not in spec.fields()}}), flush=True)

@@ -180,7 +180,7 @@ def _plans_npz(plans: tuple, weights: tuple) -> bytes:
     return buf.getvalue()
 
 
-def _read_plans(path: str) -> tuple:
+def read_plans(path: str) -> tuple:
     z = np.load(path, allow_pickle=False)
     out = []
     for t in (0, 1):
@@ -206,7 +206,7 @@ def exact(spec, sigma, args, emit) -> None:
 
     res = team_plans(sg, lay.from_game(sigma), rounds=args.exact, tol=args.tol, per_round=args.per_round,
                      seconds=None if args.minutes is None else 60 * args.minutes,
-                     plans=_read_plans(args.start) if args.start else None, progress=row)
+                     plans=read_plans(args.start) if args.start else None, progress=row)
     if args.out:
         lone = [t for t in (0, 1) if len(team_owners(sg, t)) == 1]
         if len(lone) == 1:  # a pair against a lone holder: the pair's plans and his strategy, as --columns writes them
@@ -223,22 +223,16 @@ def exact(spec, sigma, args, emit) -> None:
 def _as_shipped(sg, SIG: np.ndarray, res, floor: float) -> dict:
     """Both teams' plans of a double-oracle run as they would ship (pruned at ``floor``,
     renormalised, quantised), measured exactly."""
-    from musstats.engines.solving import store as S
-    from musstats.engines.solving.team import measure_both_plans
+    from musstats.engines.solving.team import measure_both_plans, shippable
 
     lay = sg.layout
     kept, weights, dropped = [], [], []
     for t in (0, 1):
-        w = np.asarray(res.weights[t], float)
-        order = [j for j in np.argsort(-w, kind="stable") if w[j] >= floor]
-        weights.append(w[order] / w[order].sum())
-        dropped.append(round(float(1 - w[order].sum()), 5))
-        plans = []
-        for j in order:
-            P = res.profile(SIG, lay, j, 0) if t == 0 else res.profile(SIG, lay, 0, j)
-            Q = lay.from_game(S.dequantise(S.quantise(lay.to_game(P)), lay.game))
-            plans.append({k: lay.owner_rows(Q, k) for k in res.plans[t][0]})
-        kept.append(plans)
+        _, w, gone, shipped = shippable(lay, lambda j, t=t: res.profile(SIG, lay, j, 0) if t == 0 else
+                                        res.profile(SIG, lay, 0, j), res.weights[t], floor)
+        kept.append([{k: lay.owner_rows(Q, k) for k in res.plans[t][0]} for Q in shipped])
+        weights.append(w)
+        dropped.append(round(gone, 5))
     fig = measure_both_plans(sg, SIG, tuple(kept), tuple(weights))
     return {"plans": [len(p) for p in kept], "weight_dropped": dropped, "value": round(fig["value"], 4),
             "gain": [round(x, 4) for x in fig["gain"]], "seeing_both": [round(x, 4) for x in fig["seeing_both"]],

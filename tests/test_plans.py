@@ -33,7 +33,7 @@ def juego7():
 
 @pytest.fixture(scope="module")
 def plans():
-    m = get_plans(juego7())
+    m = next(iter(get_plans(juego7()).values()), None)
     assert m is not None, "the correlated plans of juego mano+second+third ship"
     return m
 
@@ -60,7 +60,7 @@ def test_mixed_values_are_the_sum_over_both_teams_plans_of_each_pair_of_profiles
     from musstats.engines.solving.store import dequantise
 
     v = Variant()
-    plans = get_plans(juego7())
+    plans = get_plans(juego7())[0]
     game = juego7().game()
     st, o, _ = prepare(game, D.kept_subgame_deals("as-dealt", v, "juego", 7, 500, 5, 77), v, "juego")
     rng = np.random.default_rng(0)
@@ -112,7 +112,7 @@ SHIPPED = [("juego", 7, 0, 0.601), ("juego", 14, 1, 0.617), ("juego", 13, 0, 0.0
 
 def shipped(lance, pattern):
     spec = Spec(lance=lance, pattern=pattern, deal="as-dealt", info="private", variant=Variant())
-    m = get_plans(spec)
+    m = next(iter(get_plans(spec).values()), None)
     assert m is not None, f"the correlated plans of {spec.name} ship"
     return spec, m
 
@@ -323,3 +323,38 @@ def test_the_bots_of_a_pair_play_the_plan_of_the_hand_and_the_advice_is_that_pla
     want = game.strategy_at(plans.sigmas[plans.draw(s1)], game.tree.first_turn(0), h)
     assert [round(float(x), 4) for x in want] == [o["p"] for o in got["options"].values()]
     assert f"plan {plans.draw(s1) + 1} of" in got["meta"]["strategies"]
+
+
+
+def test_both_pairs_draw_their_plans_apart_from_one_seed():
+    """Where both pairs play plans, one seed draws each pair's plan from its own stream: over
+    20,000 seeds each pair of plans comes up with the product of their weights (within 4
+    standard errors), and the same seed gives the same pair of plans."""
+    w0, w1 = np.array([0.6, 0.4]), np.array([0.5, 0.3, 0.2])
+    m0 = PlanMixture(0, -1, np.zeros((2, 4)), w0, stream=0)
+    m1 = PlanMixture(1, -1, np.zeros((3, 4)), w1, stream=1)
+    a = np.array([m0.draw(s) for s in range(20_000)])
+    b = np.array([m1.draw(s) for s in range(20_000)])
+    assert all(m0.draw(s) == a[s] and m1.draw(s) == b[s] for s in range(20))
+    for i, x in enumerate(w0):
+        for j, y in enumerate(w1):
+            share, p = ((a == i) & (b == j)).mean(), x * y
+            assert abs(share - p) < 4 * np.sqrt(p * (1 - p) / a.size), (i, j, share, p)
+
+
+def test_plan_groups_draw_each_teams_plan_apart():
+    """Played out, each deal draws a plan per team that plays plans: every deal is in exactly one
+    group, and each pair of plans takes the product of their weights of the deals (within 4
+    standard errors); with no plans, one group of every deal."""
+    from musstats.analysis.play import plan_groups
+
+    w0, w1, n = np.array([0.7, 0.3]), np.array([0.2, 0.5, 0.3]), 30_000
+    mix = {0: (np.zeros((2, 1)), w0), 1: (np.zeros((3, 1)), w1)}
+    groups = plan_groups(mix, n, np.random.default_rng(3))
+    assert np.array_equal(np.sort(np.concatenate([rows for _, rows in groups])), np.arange(n))
+    for plans, rows in groups:
+        p = w0[plans[0]] * w1[plans[1]]
+        assert abs(rows.size / n - p) < 4 * np.sqrt(p * (1 - p) / n), (plans, rows.size / n, p)
+    assert len(groups) == 6
+    one = plan_groups({}, 10, np.random.default_rng(3))
+    assert len(one) == 1 and one[0][0] == {} and np.array_equal(one[0][1], np.arange(10))

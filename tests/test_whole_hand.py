@@ -3,6 +3,8 @@ lances' public history recorded as the rules say, and what reading it is worth."
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -245,17 +247,21 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
                 states = {x: prepare(s.game, sub.final[[i]], v, lance, None if sub.mus[i] else int(sub.cutter[i]))[0][0]
                           for x, s in sols.items()}
                 o = int(prepare(sols["per-lance"].game, sub.final[[i]], v, lance)[1][0])
-                # where a pair of holders has correlated plans, the per-lance set plays each plan's
-                # whole profile by its weight (the lone holder's strategy is the same in every plan)
-                prof, w, team = played_profiles(sols["per-lance"])
+                # where correlated plans ship, the per-lance set's pairs play each pair of plans (one
+                # per team that plays them) by the product of their weights; a lone holder's
+                # strategy is the same in every plan
+                base, mix = played_profiles(sols["per-lance"])
                 for col, first in enumerate(("mus-read", "per-lance")):
                     plays = [first if q % 2 == 0 else ({"mus-read", "per-lance"} - {first}).pop() for q in range(4)]
                     st = [states[x][q] for q, x in enumerate(plays)]
                     # every seat's strategy from its own set: the walk looks up each owner's own sigma
                     seat_game = _SeatGame(sols[plays[0]].game, [sols[x].game for x in plays])
-                    mixed = team >= 0 and plays[team] == "per-lance"
-                    for j, wj in (enumerate(w) if mixed else [(0, 1.0)]):
-                        sig = [prof[j] if x == "per-lance" else sols[x].sigma for x in plays]
+                    teams = [tm for tm in sorted(mix) if plays[tm] == "per-lance"]
+                    for js in itertools.product(*(range(mix[tm][1].size) for tm in teams)):
+                        plan = dict(zip(teams, js))
+                        wj = float(np.prod([mix[tm][1][j] for tm, j in plan.items()]))
+                        sig = [(mix[q % 2][0][plan[q % 2]] if q % 2 in plan else base) if x == "per-lance"
+                               else sols[x].sigma for q, x in enumerate(plays)]
                         want[i, col] += wj * walk(seat_game, sig, st, o, 0)
     np.testing.assert_allclose(got, want, atol=1e-9)
     assert np.abs(got[:, 0] - got[:, 1]).max() > 1e-3  # who sits where matters

@@ -307,11 +307,12 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     departs from the flags those strategies never meet his hand, and the per-lance equilibrium
     answers (said in the notes).
 
-    Where a pair of holders faces one holder and correlated plans ship (hands as dealt, private
-    information, :func:`_profiles`), the lance is bet by them: the lone holder by his strategy
-    against the pair's plans, with EVs against their mixture; a partner of the pair by the plan
-    that ``plan_seed`` draws (the same seed as his partner's draws the same plan), and without
-    it by the per-lance equilibrium (said in the notes).
+    Where correlated plans ship (hands as dealt, private information, :func:`_profiles`), the
+    lance is bet by them: where a pair of holders faces one holder, the lone holder by his
+    strategy against the pair's plans, with EVs against their mixture; a partner of a pair that
+    plays plans by the plan that ``plan_seed`` draws for his pair (the same seed as his partner's
+    draws the same plan), with EVs against the other pair's mixture where both pairs play plans,
+    and without a seed by the per-lance equilibrium (said in the notes).
     """
     import time
 
@@ -429,19 +430,23 @@ def bet(hand, seat: str | int, *, lance: str, history: str | Sequence[str] | Non
     return BetResult(" ".join(c.label for c in cards), SEATS[q], lance, nodes_out, meta)
 
 
-def played_profiles(sol: Solved) -> tuple[np.ndarray, np.ndarray, int]:
-    """What a subgame is played by under its equilibrium: (profiles [P, slots] in the stored
-    layout, their weights [P], the team of the pair that mixes them).  Where a pair of holders
-    has shipped correlated plans (private information, hands as dealt, the team-sound
-    strategies), each plan's whole profile -- the pair's joint plan and the lone holder's
-    strategy against their mixture -- by its weight; elsewhere ``sol``'s equilibrium alone (team
-    -1).  Every surface that plays or values the equilibrium reads it here."""
+def played_profiles(sol: Solved) -> tuple[np.ndarray, dict]:
+    """What a subgame is played by under its equilibrium: (the profile in the stored layout, the
+    teams that mix plans ``{team: (profiles [P, slots], weights [P])}``).  Where shipped
+    correlated plans exist (private information, hands as dealt, the team-sound strategies),
+    each such team's partners draw one joint plan together (each team independently), read for
+    its owners, and the others play the profile: a pair's plans against one holder, whose
+    strategy against their mixture is the profile (the same in every plan); or both pairs'
+    plans.  Elsewhere ``sol``'s equilibrium alone and ``{}``.  Every surface that plays or values
+    the equilibrium reads it here
+    (:class:`~musstats.engines.solving.dealt.MixedValues` takes both)."""
     from musstats.engines.betting.store import get_plans
 
     plans = get_plans(sol.spec)
-    if plans is None:
-        return sol.sigma[None, :], np.ones(1), -1
-    return plans.sigmas, plans.weights, int(plans.team)
+    if not plans:
+        return sol.sigma, {}
+    base = sol.sigma if len(plans) == 2 else next(iter(plans.values())).sigmas[0]
+    return base, {t: (m.sigmas, m.weights) for t, m in plans.items()}
 
 
 def plans_key(v: Variant, deals: tuple[str, ...] = ("as-dealt",)) -> dict:
@@ -462,47 +467,65 @@ def plans_key(v: Variant, deals: tuple[str, ...] = ("as-dealt",)) -> dict:
 def _profiles(sol: Solved, q: int, pattern: int, plan_seed, usable: bool
               ) -> tuple[np.ndarray, tuple | None, dict | None, list[str]]:
     """What the lance is bet by for the player at seat ``q``: the profile (stored layout), the
-    pair's mixture of plans when the others play one (None: that profile alone;
+    other team's mixture of plans when it plays one (None: that profile alone;
     :meth:`~musstats.engines.solving.team.PlanMixture.reach_tables`), the plans' description
-    (None: the per-lance equilibrium ``sol``) and notes.  Where the pair of holders of ``sol``'s
-    subgame has shipped correlated plans (``usable``: private information, no cut read): the
-    lone holder plays his strategy against their mixture; a partner plays the plan ``plan_seed``
-    draws (without it, the per-lance equilibrium and a note)."""
+    (None: the per-lance equilibrium ``sol``) and notes.  Where shipped correlated plans exist
+    (``usable``: private information, no cut read): a partner of a pair that plays plans plays
+    the plan ``plan_seed`` draws for his pair (without it, the per-lance equilibrium and a
+    note), against the other pair's mixture where both pairs play plans; a lone holder plays his
+    strategy against the pair's mixture."""
     from musstats.engines.betting.store import get_plans
 
     if plan_seed is not None and not usable:
         raise MusError("--plan-seed is for the private model without --cut: the correlated plans do not read who cut")
-    plans = get_plans(sol.spec) if usable else None
-    if plans is None:
+    plans = get_plans(sol.spec) if usable else {}
+    if not plans:
         if plan_seed is not None:
             raise MusError("--plan-seed is for a pair of holders that plays correlated plans: none ship for this "
                            f"subgame ({sol.spec.name}, {sol.spec.deal}, {sol.spec.info} information)")
         return sol.sigma, None, None, []
-    t, m = plans.team, plans.meta
-    pair = " and ".join(SEATS[s] for s in range(4) if s % 2 == t and pattern >> s & 1)
-    lone = next(SEATS[s] for s in range(4) if s % 2 != t and pattern >> s & 1)
-    figures = {"pair": pair, "opponent": lone, "plans": int(plans.weights.shape[0]),
-               **{k: m.get(k) for k in ("value", "value_se", "pair_gain", "pair_gain_se", "opponent_gain",
-                                        "opponent_gain_se", "marginal_opponent_gain", "marginal_opponent_gain_se",
-                                        "pooled_gain", "samples", "measure", "rounds", "built_by")}}
-    name = f"the team-maxmin equilibrium with correlation: {lone} against the correlated plans of {pair}"
-    if q % 2 != t:
+    tq, k = q % 2, sol.game.seat_owner[q]
+    both = len(plans) == 2
+    m = next(iter(plans.values())).meta
+    pairs = {t: " and ".join(SEATS[s] for s in range(4) if s % 2 == t and pattern >> s & 1) for t in plans}
+    keys = ("value", "value_se", "gain", "seeing_both", "rounds", "built_by") if both else (
+        "value", "value_se", "pair_gain", "pair_gain_se", "opponent_gain", "opponent_gain_se",
+        "marginal_opponent_gain", "marginal_opponent_gain_se", "pooled_gain", "samples", "measure", "rounds",
+        "built_by")
+    if both:
+        figures = {"pairs": [pairs[0], pairs[1]], "plans": [int(plans[t].weights.shape[0]) for t in (0, 1)],
+                   **{x: m.get(x) for x in keys}}
+        name = f"both pairs' correlated plans ({pairs[0]} against {pairs[1]})"
+    else:
+        t = next(iter(plans))
+        lone = next(SEATS[s] for s in range(4) if s % 2 != t and pattern >> s & 1)
+        figures = {"pair": pairs[t], "opponent": lone, "plans": int(plans[t].weights.shape[0]),
+                   **{x: m.get(x) for x in keys}}
+        name = f"the team-maxmin equilibrium with correlation: {lone} against the correlated plans of {pairs[t]}"
+    if tq not in plans:  # the lone holder: one strategy against the pair's mixture
+        t = 1 - tq
         if plan_seed is not None:
-            raise MusError(f"--plan-seed is for the pair that agrees a plan ({pair}): {lone} plays one strategy "
-                           "against their plans")
-        return plans.sigmas[0], plans.reach_tables(sol.game, sol.game.seat_owner[q]), {
+            raise MusError(f"--plan-seed is for the pair that agrees a plan ({pairs[t]}): {SEATS[q]} plays one "
+                           "strategy against their plans")
+        return plans[t].sigmas[0], plans[t].reach_tables(sol.game, k), {
             **figures, "strategies": name + f" (EVs against their mixture of {figures['plans']} plans)"}, []
+    mine = plans[tq]
     if plan_seed is None:
-        old = ((sol.exploit or {}).get("team_gain") or [None, None])[t]
+        old = ((sol.exploit or {}).get("team_gain") or [None, None])[tq]
+        gain = m["gain"][tq] if both else m["pair_gain"]
+        against = f"{pairs[1 - tq]}'s plans" if both else f"{figures['opponent']}'s strategy"
         return sol.sigma, None, None, [
-            f"{pair} play correlated plans in this subgame: give the number agreed with your partner (--plan-seed "
-            f"N; the page's plan field) for the plan you both play (a pair's best plan gains {m['pair_gain']:.3f} "
-            f"against {lone}'s strategy"
-            + (f", {old:.3f} against the per-lance strategies shown" if old is not None else "") + ")"]
-    j = plans.draw(int(plan_seed))
-    return plans.sigmas[j], None, {
-        **figures, "plan": j + 1, "plan_weight": round(float(plans.weights[j]), 4), "plan_seed": int(plan_seed),
-        "strategies": name + f" (plan {j + 1} of {figures['plans']}, drawn with seed {int(plan_seed)})"}, []
+            f"{pairs[tq]} play correlated plans in this subgame: give the number agreed with your partner (--plan-seed "
+            f"N; the page's plan field) for the plan you both play (a pair's best plan gains {gain:.3f} against "
+            f"{against}" + (f", {old:.3f} against the per-lance strategies shown" if old is not None else "") + ")"]
+    j = mine.draw(int(plan_seed))
+    n = int(mine.weights.shape[0])
+    mixture = plans[1 - tq].reach_tables(sol.game, k) if both else None
+    return mine.sigmas[j], mixture, {
+        **figures, "plan": j + 1, "plan_weight": round(float(mine.weights[j]), 4), "plan_seed": int(plan_seed),
+        "strategies": name + f" (plan {j + 1} of {n}, drawn with seed {int(plan_seed)}"
+        + (f"; EVs against the mixture of {int(plans[1 - tq].weights.shape[0])} plans of {pairs[1 - tq]})"
+           if both else ")")}, []
 
 
 #: the note of an answer whose player called the mus against the shipped cut flags
@@ -661,13 +684,16 @@ def exploitability_table(*, deal: str = "as-dealt", info: str = "private", varia
       its hands (perfect señas: an upper bound of the team deviation);
 
     and ``value_team0`` ± ``value_se``, the lance's value for mano's team; ``scheme``, how the
-    strategy was solved.  Where a pair of holders plays shipped correlated plans (what ``bet``
-    plays there), ``plans`` (how many), ``plans_team``, and the three figures of the plans
-    against the lone holder's strategy: ``plans_pair_gain`` (the pair's best joint plan),
-    ``plans_opponent_gain`` (the lone holder's best response to the plans: his NashConv; a partner
-    changing alone is a joint plan of the pair, so the pair's gain bounds his), ``plans_pooled_gain``
-    (the pair seeing both its hands), each ± ``_se``, and ``plans_value`` (mano's team).  Missing
-    measures are NaN."""
+    strategy was solved.  Where shipped correlated plans are played (what ``bet`` plays there):
+    ``plans`` (how many in all), ``plans0``/``plans1`` (of each team), ``plans_team`` (the team
+    that mixes plans against a lone holder; 2 where both pairs do), ``plans_gain0``/``plans_gain1``
+    (± ``_se``: what each team's best change gains against what the other plays: a pair's best
+    joint plan, a lone holder's best response -- his NashConv; a partner changing alone is a
+    joint plan of his pair, so the pair's gain bounds his), ``plans_seeing0``/``plans_seeing1``
+    (± ``_se``: a pair that plays plans seeing both its hands) and ``plans_value`` (mano's team); where
+    a pair plays against a lone holder, also ``plans_pair_gain``, ``plans_opponent_gain`` and
+    ``plans_pooled_gain`` (the pair seeing both its hands), each ± ``_se``.  Missing measures are
+    NaN."""
     import pandas as pd
 
     v = _variant(variant, juego_real)
@@ -718,9 +744,25 @@ def _plans_row(sol: Solved, info: str) -> dict:
 
     nan = float("nan")
     m = (plans_meta(sol.spec) if info == "private" else None) or {}
-    sign = 1.0 if m.get("team", 0) == 0 else -1.0
-    row = {"plans": m.get("plans", nan), "plans_team": m.get("team", nan),
-           "plans_value": sign * m["value"] if m else nan, "plans_value_se": m.get("value_se", nan)}
+    row = {"plans": m.get("plans", nan), "plans_team": nan, "plans_value": nan, "plans_value_se": nan,
+           **{f"plans{t}": nan for t in (0, 1)},
+           **{f"plans_{key}{suffix}": nan for key in ("pair_gain", "opponent_gain", "pooled_gain") for suffix in ("", "_se")},
+           **{f"plans_{x}{t}{suffix}": nan for x in ("gain", "seeing") for t in (0, 1) for suffix in ("", "_se")}}
+    if not m:
+        return row
+    if "teams" in m:  # both pairs play plans: exact, each pair's best plan against the other's mixture
+        row.update({"plans": sum(m["teams"]), "plans_team": 2, "plans_value": m["value"], "plans_value_se": 0.0,
+                    "plans0": m["teams"][0], "plans1": m["teams"][1],
+                    **{f"plans_gain{t}": m["gain"][t] for t in (0, 1)},
+                    **{f"plans_seeing{t}": m["seeing_both"][t] for t in (0, 1)},
+                    **{f"plans_{x}{t}_se": 0.0 for x in ("gain", "seeing") for t in (0, 1)}})
+        return row
+    t = int(m["team"])
+    row.update({"plans_team": t, "plans_value": (1.0 if t == 0 else -1.0) * m["value"],
+                "plans_value_se": m.get("value_se", nan), f"plans{t}": m["plans"], f"plans{1 - t}": 0,
+                f"plans_gain{t}": m["pair_gain"], f"plans_gain{t}_se": m.get("pair_gain_se", nan),
+                f"plans_gain{1 - t}": m["opponent_gain"], f"plans_gain{1 - t}_se": m.get("opponent_gain_se", nan),
+                f"plans_seeing{t}": m.get("pooled_gain", nan), f"plans_seeing{t}_se": m.get("pooled_gain_se", nan)})
     for key in ("pair_gain", "opponent_gain", "pooled_gain"):
         row[f"plans_{key}"], row[f"plans_{key}_se"] = m.get(key, nan), m.get(f"{key}_se", nan)
     return row
@@ -828,8 +870,7 @@ def _deal_values(d: np.ndarray, v: Variant, deal: str, info: str = "private"
         eq[li] = paso[li]
         for pat, sel in subs:
             sol = _strategy(lance_, pat, deal, info, v)
-            profiles, w, t = played_profiles(sol)
-            values = MixedValues(sol.game, profiles[0], {t: (profiles, w)} if t >= 0 else {})
+            values = MixedValues(sol.game, *played_profiles(sol))
             for lo in range(0, sel.size, EV_CHUNK):  # short kernel calls: Ctrl-C is seen between them
                 part = sel[lo: lo + EV_CHUNK]
                 st, oo, _ = prepare(sol.game, d[part], v, lance_)

@@ -226,49 +226,58 @@ def terminal_steps(tree: BettingTree, term: np.ndarray, o: np.ndarray) -> tuple[
 
 def _profiles(lance: str, pat: int, v: Variant, team0: str, team1: str, deal: str = "as-dealt"
               ) -> tuple:
-    """A subgame's solved game and the profiles it is played by when team 0 plays set ``team0``
-    and team 1 ``team1``: (sol, profile, weights [P], mixture), ``profile(j)`` the j-th profile
-    (stored layout; made when asked, so that hundreds of plans are never held twice).  Where a
-    pair of holders plays shipped correlated plans (:func:`musstats.analysis.betting.played_profiles`)
-    and its team plays the ``equilibrium`` set, one profile per plan, by the plans' weights (both
-    partners play the same plan), and ``mixture`` ``{team: (plans, weights)}`` for
-    :class:`~musstats.engines.solving.dealt.MixedValues`; the lone holder's ``equilibrium`` is his
-    strategy against their mixture, whatever the pair plays.  Elsewhere one profile and ``{}``."""
+    """A subgame's solved game and how it is played when team 0 plays set ``team0`` and team 1
+    ``team1``: (sol, the profile (stored layout), the teams that mix plans ``{team: (plans,
+    weights)}``).  Where shipped correlated plans exist
+    (:func:`musstats.analysis.betting.played_profiles`) and a team that plays them plays the
+    ``equilibrium`` set, its partners draw one plan together (each team apart), read for its
+    owners (:class:`~musstats.engines.solving.dealt.MixedValues`, :func:`plan_groups`); the
+    lone holder's ``equilibrium`` is his strategy against the pair's mixture, whatever the pair
+    plays.  Elsewhere the profile alone and ``{}``."""
     from musstats.analysis.betting import _strategy, played_profiles
-
-    def sigma_of(name: str):
-        if name in SOLVED_SETS:
-            return _strategy(lance, pat, deal, "private", v, method=SOLVED_SETS[name])
-        return sol
 
     sol = _strategy(lance, pat, deal, "private", v)
     sets = (team0, team1)
-    plans, weights, t = played_profiles(sol) if "equilibrium" in sets else (sol.sigma[None, :], np.ones(1), -1)
+    base, mix = played_profiles(sol) if "equilibrium" in sets else (sol.sigma, {})
 
-    def mixes(name: str) -> bool:  # the set plays the plans (each profile whole: the pair's plan, the lone holder)
-        return name == "equilibrium" and t >= 0
+    def sigma_of(name: str) -> np.ndarray:
+        if name == "equilibrium":
+            return base
+        got = _strategy(lance, pat, deal, "private", v, method=SOLVED_SETS[name]) if name in SOLVED_SETS else sol
+        return strategy_sigma(name, sol.game, got.sigma, lance, pat, v)
 
-    own = {name: strategy_sigma(name, sol.game, sigma_of(name).sigma, lance, pat, v)
-           for name in set(sets) if not mixes(name)}
-
-    def profile(j: int) -> np.ndarray:
-        s = [plans[j] if mixes(name) else own[name] for name in sets]
-        return s[0] if team0 == team1 else mixed_sigma(sol.game, s[0], s[1])
-
-    # where the pair plays another set, the lone holder's strategy (the same in every plan) alone
-    if t >= 0 and mixes(sets[t]):
-        return sol, profile, weights, {t: (plans, weights)}
-    return sol, profile, np.ones(1), {}
+    own = {name: sigma_of(name) for name in set(sets)}
+    profile = own[team0] if team0 == team1 else mixed_sigma(sol.game, own[team0], own[team1])
+    return sol, profile, {t: m for t, m in mix.items() if sets[t] == "equilibrium"}
 
 
-def plan_groups(weights: np.ndarray, n: int, rng: np.random.Generator) -> list[tuple[int, np.ndarray]]:
-    """Each of ``n`` deals draws the plan it is played by (by ``weights``; both partners play
-    it): (plan, the deals that drew it) for every plan drawn.  One profile: every deal plays it
-    and nothing is drawn."""
-    if weights.size == 1:
-        return [(0, np.arange(n))]
-    j = rng.choice(weights.size, size=n, p=weights / weights.sum())
-    return [(int(k), np.nonzero(j == k)[0]) for k in np.unique(j)]
+def plan_groups(mixtures: dict, n: int, rng: np.random.Generator) -> list[tuple[dict, np.ndarray]]:
+    """Each of ``n`` deals draws the plan of every team of ``mixtures`` (``{team: (plans,
+    weights)}``, by the weights; a team's partners play the same plan, each team drawn apart):
+    (``{team: plan}``, the deals that drew those plans) for every combination drawn.  No mixture:
+    every deal plays the profile and nothing is drawn."""
+    code = np.zeros(n, np.int64)
+    sizes = {t: int(np.asarray(mixtures[t][1]).size) for t in sorted(mixtures)}
+    for t, size in sizes.items():
+        w = np.asarray(mixtures[t][1], np.float64)
+        code = code * size + (rng.choice(size, size=n, p=w / w.sum()) if size > 1 else 0)
+    out = []
+    for c in np.unique(code):
+        js, rest = {}, int(c)
+        for t in reversed(sizes):
+            js[t], rest = rest % sizes[t], rest // sizes[t]
+        out.append((js, np.nonzero(code == c)[0]))
+    return out
+
+
+def with_plans(game: Game, profile: np.ndarray, mixtures: dict, plans: dict) -> np.ndarray:
+    """``profile`` with each team of ``plans`` (``{team: plan}``) playing that plan of its
+    mixture (``mixtures[team]``) for its owners."""
+    out = profile
+    for t, j in plans.items():
+        mine = mixtures[t][0][j]
+        out = mixed_sigma(game, mine, out) if t == 0 else mixed_sigma(game, out, mine)
+    return out
 
 
 def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str = "as-dealt",
@@ -291,9 +300,9 @@ def hand_values(deals: np.ndarray, v: Variant, team0: str, team1: str, deal: str
         for pat, sel in subs:
             if stop is not None and stop():
                 raise KeyboardInterrupt
-            sol, profile, _, mix = _profiles(lance, pat, v, team0, team1, deal)
+            sol, profile, mix = _profiles(lance, pat, v, team0, team1, deal)
             st, oo, _ = prepare(sol.game, d[sel], v, lance)
-            total[sel] += MixedValues(sol.game, profile(0), mix)(st, oo)
+            total[sel] += MixedValues(sol.game, profile, mix)(st, oo)
     return total
 
 
@@ -334,16 +343,16 @@ def hand_steps(deals: np.ndarray, v: Variant, team0: str, team1: str, seed: int,
         steps[:, 4 + i] += np.where(played, paso_stones(lance, o), 0).astype(np.int64)
         for pat, sel in subs:
             if cutter is None:
-                sol, profile, w, _ = _profiles(lance, pat, v, team0, team1, deal)
+                sol, profile, mix = _profiles(lance, pat, v, team0, team1, deal)
                 st, oo, _ = prepare(sol.game, d[sel], v, lance)
             else:
                 sol = played_strategy(lance, int(pat), deal, v, read_cut=True)
                 st, oo, _ = prepare(sol.game, d[sel], v, lance, np.asarray(cutter, np.int64)[sel])
-                w, profile = np.ones(1), (lambda j, s=sol.sigma: s)
+                profile, mix = sol.sigma, {}
             u = rng.random((sel.size, 32))
             term = np.zeros(sel.size, np.int64)
-            for j, rows in plan_groups(w, sel.size, rng):
-                term[rows] = sample_terminals(sol.game, profile(j), st[rows], u[rows])
+            for plans, rows in plan_groups(mix, sel.size, rng):
+                term[rows] = sample_terminals(sol.game, with_plans(sol.game, profile, mix, plans), st[rows], u[rows])
             if record is not None:
                 record.append((lance, sel, sol.game.tree, term))
             now, count, winner = terminal_steps(sol.game.tree, term, oo)

@@ -355,10 +355,11 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     at mano and third and ``b`` at second and postre (column 0), then the other way round
     (column 1): float [n, 2].  An accepted órdago counts its ``K`` stones and the later lances
     are still counted (as in the arena); lances that are not bet give both seatings the same.
-    Where a pair of holders plays shipped correlated plans, the per-lance set bets the hands as
-    dealt by them (each plan by its weight; the lone holder by his strategy against them)."""
+    Where shipped correlated plans are played, the per-lance set bets the hands as dealt by them
+    (each pair that plays plans drawing its own, by their weights; a lone holder by his strategy
+    against the pair's plans)."""
     from musstats.analysis.betting import played_profiles
-    from musstats.engines.solving.dealt import deal_values
+    from musstats.engines.solving.dealt import MixedValues
     from musstats.engines.solving.game import make_custom_game
 
     v = variant or Variant()
@@ -369,8 +370,8 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
         for pat, sel in subs:
             sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
             states = {x: _states(g, h, sel, v, lance, x) for x, (g, _) in sets.items()}
-            # the hands as dealt of a pair's correlated plans, as the per-lance equilibrium plays them
-            plans, w, team = played_profiles(_lance_strategy(lance, int(pat), "as-dealt", "per-lance", v))
+            # the hands as dealt are bet by the shipped correlated plans, as the per-lance equilibrium plays them
+            dealt, mix = played_profiles(_lance_strategy(lance, int(pat), "as-dealt", "per-lance", v))
             g0 = sets[a][0]
             t = g0.tree
             o = states[a][1]
@@ -380,16 +381,22 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
                                          "owner": g0.owner}, g0.U, [0, 1, 0, 1],
                                         [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
                 st = np.stack([states[x][0][:, q] for q, x in enumerate(plays)], axis=1).astype(np.int32)
-                mixed = team >= 0 and plays[team] == "per-lance"  # the pair plays its plans: one by one
-                for j, wj in (enumerate(w) if mixed else [(0, 1.0)]):
-                    if team >= 0 and "per-lance" in plays:
-                        sets["per-lance"] = _augmented(lance, int(pat), (), 1, v, "per-lance", plans[j])
+
+                def lifted(profile: np.ndarray) -> np.ndarray:
+                    """The seats' profile when the per-lance set bets the hands as dealt by ``profile``."""
+                    if "per-lance" in plays:
+                        sets["per-lance"] = _augmented(lance, int(pat), (), 1, v, "per-lance", profile)
                     sigma = game.uniform()
                     for q, x in enumerate(plays):  # private: owner q is seat q
                         gx, sx = sets[x]
                         n = int(gx.n_states[q]) * int(gx.stride[q])
                         sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
-                    out[sel, col] += float(wj) * deal_values(game, sigma, st, o)
+                    return sigma
+
+                # the teams whose seats play the per-lance set draw their plans (each team apart)
+                mixtures = {tm: (np.stack([lifted(P) for P in plans]), w) for tm, (plans, w) in mix.items()
+                            if plays[tm] == "per-lance"}
+                out[sel, col] += MixedValues(game, lifted(dealt), mixtures)(st, o)
     return out
 
 

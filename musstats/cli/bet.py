@@ -28,8 +28,8 @@ __all__ = ["bet"]
               help="The seat that cut the mus (hands as dealt): the lance is bet by the equilibrium given who cut, "
                    "as musstats hand after a cut.")
 @click.option("--plan-seed", default=None, metavar="N",
-              help="Where a pair of holders plays correlated plans (pares and juego with three declared): the "
-                   "number you and your partner agreed, which draws the plan you both play.")
+              help="Where your pair plays correlated plans (pares and juego with three declared, juego with all "
+                   "four): the number you and your partner agreed, which draws the plan you both play.")
 @click.option("--tree", "tree", is_flag=True, help="Print the public betting tree of --lance (no cards needed).")
 @click.option("--export", "export", default=None, metavar="FILE",
               help="Write the whole strategy (every lance, or --lance) to FILE.parquet or FILE.csv.")

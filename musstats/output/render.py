@@ -461,7 +461,11 @@ def render_bet(res) -> str:
             t.add_row(a, f"{100 * x['p']:.1f} %", ev)
         tables.append(t)
     pl = d.get("plans")
-    if pl and pl.get("samples") == 0:  # measured exactly over every deal
+    if pl and "gain" in pl:  # both pairs play plans, measured exactly over every deal
+        how = (f"{pl['plans'][0]} plans of {pl['pairs'][0]} and {pl['plans'][1]} of {pl['pairs'][1]}; exactly over "
+               f"every deal, the best plan each pair's search finds gains {pl['gain'][0]:.3f} and "
+               f"{pl['gain'][1]:.3f} against the other pair's plans")
+    elif pl and pl.get("samples") == 0:  # measured exactly over every deal
         how = (f"{pl['plans']} plans; exactly over every deal, the best plan the pair's search finds gains "
                f"{pl['pair_gain']:.3f} against {pl['opponent']}'s strategy, his best response "
                f"{pl['opponent_gain']:.3f} against the plans")
@@ -640,21 +644,27 @@ def render_exploitability(df) -> str:
                   *(fig(r, col) for _, col in cols), val)
     if "plans" not in df or not df["plans"].notna().any():
         return _console_text(t)
-    p = Table(title="Where a pair of holders plays correlated plans (what musstats bet plays there)",
+    p = Table(title="Where pairs play correlated plans (what musstats bet plays there)",
               caption="stones per lance; ± standard error where sampled (a lower bound), no ± where exact over "
-                      "every deal (the pair's best plan: the best its search finds); against the lone holder's "
-                      "strategy: the pair's best joint plan, and the pair seeing both its hands; against the plans' "
-                      "mixture: the "
-                      "lone holder's best response (his NashConv; a partner changing alone is a joint plan of the "
-                      "pair, so the pair's figure bounds his)")
-    for c in ("Lance", "Declared", "Pair", "Plans", "Pair's best plan", "Lone holder", "Pair seeing both",
-              "Value (mano's team)"):
-        p.add_column(c, justify="left" if c in ("Lance", "Declared", "Pair") else "right")
+                      "every deal; each side's best change against what the other side plays: a pair's best joint "
+                      "plan (the best its search finds), a lone holder's best response (his NashConv; a partner "
+                      "changing alone is a joint plan of the pair, so the pair's figure bounds his); seeing both hands: "
+                      "a pair that plays plans seeing both its hands (mano+third / second+postre where both do)")
+    for c in ("Lance", "Declared", "Plans by", "Plans", "Mano+third's best", "Second+postre's best",
+              "Seeing both hands", "Value (mano's team)"):
+        p.add_column(c, justify="left" if c in ("Lance", "Declared", "Plans by") else "right")
+
+    def pm(r, c: str) -> str:
+        return "–" if not num(r[c]) else f"{r[c]:.3f}" if r[c + "_se"] == 0 else f"{r[c]:.3f} ± {r[c + '_se']:.3f}"
+
     for _, r in df[df["plans"].notna()].iterrows():
-        pm = [("–" if not num(r[c]) else f"{r[c]:.3f}" if r[c + "_se"] == 0 else f"{r[c]:.3f} ± {r[c + '_se']:.3f}")
-              for c in ("plans_pair_gain", "plans_opponent_gain", "plans_pooled_gain", "plans_value")]
-        p.add_row(LANCE_ES[r["lance"]], str(r["pattern"]), "mano+third" if r["plans_team"] == 0 else "second+postre",
-                  str(int(r["plans"])), *pm[:3], ("+" if r["plans_value"] >= 0 else "") + pm[3])
+        both = r["plans_team"] == 2
+        p.add_row(LANCE_ES[r["lance"]], str(r["pattern"]),
+                  "both pairs" if both else "mano+third" if r["plans_team"] == 0 else "second+postre",
+                  f"{int(r['plans0'])} + {int(r['plans1'])}" if both else str(int(r["plans"])),
+                  pm(r, "plans_gain0"), pm(r, "plans_gain1"),
+                  " / ".join(pm(r, f"plans_seeing{t}") for t in (0, 1) if num(r[f"plans_seeing{t}"])) or "–",
+                  ("+" if r["plans_value"] >= 0 else "") + pm(r, "plans_value"))
     return _console_text(t, p)
 
 

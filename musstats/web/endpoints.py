@@ -198,9 +198,9 @@ class BetParams(_Params):
     partner: Optional[Cards] = _p(None, "cards", "Pooled model: your partner's hand.")
     cut: Optional[Seat] = _p(None, "seat", "The seat that cut the mus (hands as dealt): the lance is bet by the "
                                           "equilibrium given who cut.")
-    plan_seed: Optional[Number] = _p(None, "whole", "Where a pair of holders plays correlated plans (pares and juego "
-                                                    "with three declared): the number the partners agreed, which "
-                                                    "draws the plan they both play.")
+    plan_seed: Optional[Number] = _p(None, "whole", "Where your pair plays correlated plans (pares and juego with "
+                                                    "three declared, juego with all four): the number the partners "
+                                                    "agreed, which draws the plan they both play.")
     trials: Optional[Number] = _p(None, "whole", "Monte Carlo deals of the expected stones (at most 1,000,000 here).")
     seed: Optional[Number] = _p(None, "whole", "Seed of those deals.")
 

@@ -6,9 +6,11 @@
   after the mus where a mus round was played --; ``paso``, ``heuristic``, ``random``): the
   action is drawn from the set's mixed strategy for the seat's hand at that point of the
   lance's public tree.  Where a pair of holders plays shipped correlated plans (pares and juego
-  with three declared, hands as dealt), both partners play the plan that the hand's plan seed
-  draws (:meth:`~musstats.engines.solving.team.PlanMixture.draw`: the same for both, as if
-  agreed before the hand) and the lone holder his strategy against their mixture.
+  with three declared, juego with all four, hands as dealt), both partners play the plan that
+  the hand's plan seed draws for their pair
+  (:meth:`~musstats.engines.solving.team.PlanMixture.draw`: the same for both, as if agreed
+  before the hand; where both pairs play plans, each pair's draw is its own) and a lone holder
+  his strategy against the pair's mixture.
 * **The mus**: the bots cut or ask by the mus decision's equilibrium
   (:mod:`musstats.analysis.cut_game`, the advice of ``musstats mus``; a hand it mixes on
   drawn by its probability; the shipped cut flags where it does not ship), and throw by the
@@ -49,37 +51,39 @@ def solved(lance: str, pattern: int, deal: str, variant: Variant, method: str = 
 
 
 def pair_plan(lance: str, pattern: int, deal: str, variant: Variant, seat: int):
-    """The shipped correlated plans of a subgame's equilibrium (None where none ship) and whether
-    ``seat`` belongs to the pair that plays them."""
+    """The shipped correlated plans of a subgame's equilibrium that ``seat``'s side plays against
+    (``{team: PlanMixture}``, empty where none ship) and whether ``seat``'s pair plays plans there."""
     from musstats.engines.betting.store import get_plans
 
     plans = get_plans(solved(lance, pattern, deal, variant).spec)
-    return plans, plans is not None and seat % 2 == plans.team
+    return plans, seat % 2 in plans
 
 
 def _sigma(name: str, lance: str, pattern: int, deal: str, variant: Variant, seat: int = 0,
            plan_seed: int | None = None):
     """The game and the behaviour strategy of set ``name`` in a subgame for ``seat``: for the
-    ``equilibrium`` where correlated plans ship, the plan ``plan_seed`` draws (a partner of the
-    pair; without it, the per-lance strategy, as ``musstats bet`` gives) or the lone holder's
-    strategy against them."""
+    ``equilibrium`` where correlated plans ship, the plan ``plan_seed`` draws for the seat's pair
+    (each pair's draw its own; without a seed, the per-lance strategy, as ``musstats bet``
+    gives) or the lone holder's strategy against the pair's plans."""
     from musstats.analysis import play
 
-    plans, plan = None, None
+    mine, plan = None, None
     if name == "equilibrium":
         plans, partner = pair_plan(lance, pattern, deal, variant, seat)
-        if plans is not None and not partner:
-            plan = 0  # every plan holds the lone holder's one strategy
-        elif plans is not None and plan_seed is not None:
-            plan = plans.draw(plan_seed)
+        if plans and not partner:
+            mine = next(iter(plans.values()))
+            plan = (mine.team, 0)  # every plan holds the lone holder's one strategy
+        elif plans and plan_seed is not None:
+            mine = plans[seat % 2]
+            plan = (seat % 2, mine.draw(plan_seed))
     key = (name, lance, pattern, deal, variant.lance_rules, plan)
     with _LOCK:
         got = _SIGMA.get(key)
     if got is None:
         method = getattr(play, "SOLVED_SETS", {}).get(name, "auto")  # a solved set reads its own strategies
         sol = solved(lance, pattern, deal, variant, method)
-        if plans is not None and plan is not None:
-            got = (sol.game, plans.sigmas[plan])
+        if mine is not None and plan is not None:
+            got = (sol.game, mine.sigmas[plan[1]])
         else:
             got = (sol.game, strategy_sigma(name, sol.game, sol.sigma, lance, pattern, variant.lance_rules))
         with _LOCK:

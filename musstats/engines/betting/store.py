@@ -167,9 +167,13 @@ def plans_digest(spec: Spec) -> str | None:
     return h.hexdigest()[:12]
 
 
-def get_plans(spec: Spec):
-    """The shipped correlated plans of ``spec``'s subgame (None where none are shipped): each plan
-    a whole profile in the stored layout, quantised as strategies are."""
+def get_plans(spec: Spec) -> dict:
+    """The shipped correlated plans of ``spec``'s subgame, by team: ``{team: PlanMixture}``
+    (empty where none are shipped); each plan a whole profile in the stored layout, quantised as
+    strategies are.  Where a pair of holders plays against one holder, its team's mixture (the
+    lone holder's strategy in every profile); where both pairs play plans (the entry's
+    ``teams``: how many plans of each, stored one team after the other), one mixture per team,
+    each read for its team's owners and drawn from its own stream of a seed."""
     from musstats.engines.solving.team import PlanMixture
 
     key = "plans:" + spec.key
@@ -177,18 +181,23 @@ def get_plans(spec: Spec):
         from musstats.engines.betting.solve import mirror_sigma
 
         src = get_plans(spec.mirror)
-        S.MEMO[key] = None
-        if src is not None:
-            meta = _renamed_meta(spec, src.meta)
-            S.MEMO[key] = PlanMixture(int(meta["team"]), int(meta["opponent"]),
-                                      mirror_sigma(spec, spec.game(), spec.mirror.game(), src.sigmas),
-                                      src.weights, meta)
+        S.MEMO[key] = {}
+        for m in src.values():
+            meta = _renamed_meta(spec, m.meta)
+            S.MEMO[key][int(meta["team"])] = PlanMixture(
+                int(meta["team"]), int(meta["opponent"]),
+                mirror_sigma(spec, spec.game(), spec.mirror.game(), m.sigmas), m.weights, meta)
     if key not in S.MEMO:
         z = _plans_entry(spec)
-        S.MEMO[key] = None
+        S.MEMO[key] = {}
         if z is not None:
             meta = S.unpack_meta(z)
-            S.MEMO[key] = PlanMixture(int(meta["team"]), int(meta["opponent"]), S.dequantise(z["sigma"], spec.game()),
-                                      np.asarray(z["weights"], float), meta)
+            sigmas, weights = S.dequantise(z["sigma"], spec.game()), np.asarray(z["weights"], float)
+            if "teams" in meta:
+                cut = int(meta["teams"][0])
+                for t, part in ((0, slice(0, cut)), (1, slice(cut, None))):
+                    S.MEMO[key][t] = PlanMixture(t, -1, sigmas[part], weights[part], meta, stream=t)
+            else:
+                S.MEMO[key][int(meta["team"])] = PlanMixture(int(meta["team"]), int(meta["opponent"]), sigmas,
+                                                             weights, meta)
     return S.MEMO[key]
-

@@ -33,7 +33,7 @@ from musstats.base.errors import MusError
 from musstats.engines.solving.game import Sample, SolverGame
 from musstats.engines.solving.pairs import column_sums, pair_reach
 
-__all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour",
+__all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour", "shippable",
            "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both", "measure_both_plans"]
 
 
@@ -158,18 +158,23 @@ class PlanMixture:
     """A team's correlated plans as kept: ``sigmas`` [P, slots] (stored layout), each a whole
     profile -- one joint plan of the team and the opponent's strategy, the same in every one --
     mixed by ``weights``; the team ``team`` and the lone opponent's owner ``opponent``; ``meta``:
-    how they were built and measured."""
+    how they were built and measured.  Where both teams play plans (``opponent`` -1), each team
+    has its mixture, whose profiles are read for its owners only, and ``stream`` (its team) keeps
+    the two teams' draws from one seed independent."""
 
     team: int
     opponent: int
     sigmas: np.ndarray
     weights: np.ndarray
     meta: dict = field(default_factory=dict)
+    stream: int | None = None
     _tables: dict = field(default_factory=dict, repr=False)
 
     def draw(self, seed: int) -> int:
-        """The plan that partners who give the same ``seed`` play (drawn by the weights)."""
-        return int(np.random.default_rng(int(seed)).choice(self.weights.shape[0], p=self.weights))
+        """The plan that partners who give the same ``seed`` play (drawn by the weights; where
+        both teams play plans, each team's draw from its own stream of the seed)."""
+        rng = np.random.default_rng(int(seed) if self.stream is None else [int(seed), int(self.stream)])
+        return int(rng.choice(self.weights.shape[0], p=self.weights))
 
     def reach_tables(self, game, k: int) -> tuple:
         """What :func:`~musstats._kernels.cfr.mixture_node_sums` needs for owner ``k`` (the lone
@@ -188,6 +193,22 @@ class PlanMixture:
                  np.ones((1, nodes.shape[0], self.weights.shape[0]))).astype(np.float32)
             self._tables[k] = (va, vb, Aw, B, rel)
         return self._tables[k]
+
+
+def shippable(lay, profiles, weights, floor: float) -> tuple[np.ndarray, np.ndarray, float, list]:
+    """A mixture of profiles (working layout; a list, or a function of the index that makes
+    each when asked) as it ships: ordered by weight, those below
+    ``floor`` dropped and the rest renormalised, each quantised as strategies are (steps of
+    1/255): (quantised profiles [P, slots] in the stored layout, their weights, the weight
+    dropped, the shipped profiles dequantised in the working layout: what is measured)."""
+    from musstats.engines.solving import store as S
+
+    w = np.asarray(weights, float)
+    order = [j for j in np.argsort(-w, kind="stable") if w[j] >= floor]
+    kept = w[order].sum()
+    get = profiles if callable(profiles) else profiles.__getitem__
+    q = np.stack([S.quantise(lay.to_game(get(j))) for j in order])
+    return q, w[order] / kept, float(1 - kept), [lay.from_game(r) for r in S.dequantise(q, lay.game)]
 
 
 def mixed_behaviour(lay, SIG: np.ndarray, k: int, blocks: list, weights) -> np.ndarray:

@@ -61,6 +61,7 @@
       "bet.cut": "Who cut the mus", "bet.cut.none": "not told",
       "bet.plan": "Plan agreed with your partner (number)",
       "bet.plans": "Against the pair's plans: the pair's best plan gains ≥ {pg}, {opp}'s best response ≥ {og} stones per lance.",
+      "bet.plans2": "Both pairs play plans: against the other pair's plans, mano+third's best plan gains ≥ {g0}, second+postre's ≥ {g1} stones per lance.",
       "bet.h": "Betting", "bet.undo": "Undo", "bet.restart": "Start again", "bet.history": "What has been said",
       "col.action": "Action", "col.peq": "P(eq.)",
       "col.peq.t": "how often the equilibrium strategy takes it with this hand here",
@@ -241,6 +242,7 @@
       "bet.cut": "Quién cortó el mus", "bet.cut.none": "sin decir",
       "bet.plan": "Plan acordado con tu compañero (número)",
       "bet.plans": "Frente a los planes de la pareja: el mejor plan de la pareja gana ≥ {pg}, la mejor respuesta de {opp} ≥ {og} piedras por lance.",
+      "bet.plans2": "Las dos parejas juegan planes: frente a los planes de la otra, el mejor plan de mano y tercero gana ≥ {g0}, el de segundo y postre ≥ {g1} piedras por lance.",
       "bet.h": "Envites", "bet.undo": "Deshacer", "bet.restart": "Empezar de nuevo", "bet.history": "Lo dicho",
       "col.action": "Acción", "col.peq": "P(eq.)",
       "col.peq.t": "con qué frecuencia la estrategia de equilibrio la elige aquí con esta mano",
@@ -1749,7 +1751,9 @@
       $("bet-note").textContent = t("bet.note", {strat: r.strategies || "–", it: r.iterations, src: r.strategy_source,
         nc: missing(ex.nashconv) ? "–" : `≥ ${dec(ex.nashconv.toFixed(3))}`, ev: r.ev_method,
         deals: fmtInt(r.ev_deals || 0), seed: r.ev_seed, units: r.units, ord: r.ordago_stones ?? "–"})
-        + (r.plans ? ` ${t("bet.plans", {pg: dec(r.plans.pair_gain.toFixed(3)), og: dec(r.plans.opponent_gain.toFixed(3)),
+        + (r.plans && Array.isArray(r.plans.gain)  // both pairs play plans
+          ? ` ${t("bet.plans2", {g0: dec(r.plans.gain[0].toFixed(3)), g1: dec(r.plans.gain[1].toFixed(3))})}`
+          : r.plans ? ` ${t("bet.plans", {pg: dec(r.plans.pair_gain.toFixed(3)), og: dec(r.plans.opponent_gain.toFixed(3)),
           opp: seatName(r.plans.opponent)})}` : "")
         + ((r.notes || []).length ? ` ${r.notes.join("; ")}.` : "")
         + (first && first !== bet.base.nodes[0] && !missing(first.weight)
