@@ -1,5 +1,6 @@
-"""A pair's correlated plans as they ship (pares and juego with three declared, hands as dealt):
-how the partners draw one, that a pair cannot beat them, and how ``musstats bet`` plays them.
+"""Pairs' correlated plans as they ship (pares and juego with three declared; both pairs' plans
+in juego with all four declared; hands as dealt): how the partners draw one, that a pair cannot
+beat them, and how ``musstats bet`` and the other surfaces play them.
 
 The expected figures come from game theory, not from the program's output: a strategy safe
 against the pair leaves its best joint plan (the team search, tested against brute force in
@@ -325,6 +326,23 @@ def test_the_bots_of_a_pair_play_the_plan_of_the_hand_and_the_advice_is_that_pla
     assert f"plan {plans.draw(s1) + 1} of" in got["meta"]["strategies"]
 
 
+# ---------------------------------------------------------------------------------------------
+# both pairs' plans: juego with all four declared
+
+#: juego with all four declared: mano and third against second and postre
+ALL_FOUR = "mano:juego,second:juego,third:juego,postre:juego"
+
+
+def juego15():
+    return Spec(lance="juego", pattern=15, deal="as-dealt", info="private", variant=Variant())
+
+
+@pytest.fixture(scope="module")
+def both():
+    m = get_plans(juego15())
+    assert sorted(m) == [0, 1], "both pairs' plans of juego with all four declared ship"
+    return m
+
 
 def test_both_pairs_draw_their_plans_apart_from_one_seed():
     """Where both pairs play plans, one seed draws each pair's plan from its own stream: over
@@ -358,3 +376,132 @@ def test_plan_groups_draw_each_teams_plan_apart():
     assert len(groups) == 6
     one = plan_groups({}, 10, np.random.default_rng(3))
     assert len(one) == 1 and one[0][0] == {} and np.array_equal(one[0][1], np.arange(10))
+
+
+def test_both_pairs_plans_as_shipped(both):
+    """Each pair's weights sum to 1, the heaviest first; in each pair's plans only its own
+    owners' blocks differ; the build measured them within the goal."""
+    game = juego15().game()
+    for t, m in both.items():
+        w = m.weights
+        assert w.sum() == pytest.approx(1.0, abs=1e-9) and (w > 0).all() and (np.diff(w) <= 1e-12).all()
+        assert m.team == t and m.meta["meets_goal"] and max(m.meta["gain"]) <= 0.02
+        assert len({m.sigmas[j].tobytes() for j in range(len(w))}) == len(w)  # no plan twice
+        for k in range(game.n_owners):
+            if int(game.team[k]) != t:
+                lo, n = int(game.obase[k]), int(game.stride[k]) * int(game.n_states[k])
+                assert np.array_equal(m.sigmas[:, lo:lo + n], np.repeat(m.sigmas[:1, lo:lo + n], len(w), axis=0))
+
+
+def test_neither_pair_beats_the_other_pairs_plans_exactly(both):
+    """Over every deal (the exact pair sums): each pair's best joint plan against the other
+    pair's mixture (the team search from its heaviest plan) gains at most the goal (0.02
+    stones per lance) over the two mixtures' value, where against the per-lance strategies mano
+    and third gain more than half a stone."""
+    from musstats.engines.betting.solve import solver_game
+    from musstats.engines.betting.store import get_solved
+    from musstats.engines.solving.exploit import team_deviation, team_owners
+    from musstats.engines.solving.pairs import ExactPairs
+    from musstats.engines.solving.team import measure_both_plans
+
+    spec = juego15()
+    ex = ExactPairs(solver_game(spec, purpose="measure", samples=1_000))
+    lay = ex.layout
+    SIG = lay.from_game(get_solved(spec, solve=False).sigma)
+    plans = tuple([{k: lay.owner_rows(lay.from_game(x), k) for k in team_owners(ex, t)} for x in both[t].sigmas]
+                  for t in (0, 1))
+    fig = measure_both_plans(ex, SIG, plans, (both[0].weights, both[1].weights))
+    assert max(fig["gain"]) <= 0.02, fig
+    assert team_deviation(ex, SIG, 0).gain > 0.5
+
+
+def test_bet_plays_each_pairs_plan_against_the_other_pairs_mixture(both):
+    """A partner of either pair who gives the seed plays the plan it draws for his pair (the
+    plan's own probabilities), with EVs against the other pair's mixture; partners of one pair
+    with one seed play one plan; without a seed, the per-lance strategies and a note."""
+    from musstats.analysis.betting import bet
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.tree import betting_tree
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    game = juego15().game()
+    kw = dict(lance="juego", declared=ALL_FOUR, trials=3000)
+    for seat, hand in ((0, "R R R A"), (2, "C C S 1"), (1, "R R R A"), (3, "C S 7 4")):
+        d = bet(hand, ("mano", "second", "third", "postre")[seat], plan_seed=17, **kw).to_dict()
+        m = both[seat % 2]
+        j = m.draw(17)
+        assert d["plans"]["plan"] == j + 1 and "mixture" in d["strategies"] and len(d["plans"]["pairs"]) == 2
+        h = hand_tables(v).index_of(parse_hand(hand))
+        st, _, _ = prepare(game, D.conditioned_deals("as-dealt", v, h, seat, 200, 3), v, "juego")
+        n = betting_tree("juego", 15).node_id(tuple(d["nodes"][0]["history"]))
+        want = game.strategy_at(m.sigmas[j], n, int(st[0, game.seat_owner[seat]]))
+        assert [x["p"] for x in d["nodes"][0]["actions"].values()] == pytest.approx(list(want), abs=6e-5)
+    d = bet("R R R A", "second", **kw).to_dict()
+    assert d["plans"] is None and any("--plan-seed" in n for n in d["notes"])
+
+
+def test_the_cli_names_both_pairs_plans(both, capsys):
+    code, out, err = run_cli(capsys, ["bet", "C", "S", "7", "4", "--seat", "postre", "--lance", "juego", "--declared",
+                                      ALL_FOUR, "--plan-seed", "17", "--trials", "2000"])
+    assert code == 0, err
+    assert f"plan {both[1].draw(17) + 1} of {both[1].weights.size}" in out and "against the other pair's plans" in out
+
+
+def test_the_equilibrium_plays_both_pairs_plans_wherever_it_is_valued_or_played(both):
+    """On deals of juego with all four declared, the game model's and the arena's values (each
+    pair drawing its plan) average to the value of the two mixtures over every deal (the exact
+    pair sums of the build) within the sampling error, and hands played out with a plan drawn
+    per pair per deal average to those values."""
+    from musstats.analysis.betting import _deal_values
+    from musstats.analysis.play import hand_steps, hand_values
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.game import StonePayoff
+
+    v = Variant()
+    d = D.stream_deals(v, 5, 0, 2_000_000, D.ARENA_KEY)
+    j = next(sel for lance, _, _, subs in D.lance_parts(d, v) if lance == "juego" for pat, sel in subs if pat == 15)
+    d = d[j]
+    x = _deal_values(d, v, "as-dealt")[0][3]
+    se = x.std() / np.sqrt(x.size)
+    assert abs(x.mean() - both[0].meta["value"]) < 4 * se, (x.mean(), both[0].meta["value"], se)
+    assert np.allclose(hand_values(d, v, "equilibrium", "equilibrium"), _deal_values(d, v, "as-dealt")[0].sum(axis=0))
+    record: list = []
+    dd, xx = np.tile(d, (4, 1)), np.tile(x, 4)
+    hand_steps(dd, v, "equilibrium", "equilibrium", 11, record=record)
+    lance, sel, tree, term = next(r for r in record if r[0] == "juego" and r[1].size == dd.shape[0])
+    o, _ = D.lance_states(dd[sel], "juego", v, False)
+    y = StonePayoff().table(tree)[term, o] - xx[sel]
+    yse = y.std() / np.sqrt(y.size)
+    assert abs(y.mean()) < 4 * yse, (y.mean(), yse)
+
+
+def test_the_bots_of_both_pairs_play_their_plans(both):
+    """At the practice table each pair's bots play the plan the hand's seed draws for their pair."""
+    from musstats.analysis.practice.bots import action_probs, solved
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+
+    v = Variant()
+    game = solved("juego", 15, "as-dealt", v).game
+    h = hand_tables(v).index_of(parse_hand("R R R A"))
+    for q in range(4):
+        node = game.tree.first_turn(q)
+        for s in (0, 5, 9):
+            want = game.strategy_at(both[q % 2].sigmas[both[q % 2].draw(s)], node, h)
+            assert np.allclose(action_probs("equilibrium", "juego", 15, "as-dealt", v, node, h, s), want / want.sum())
+
+
+def test_the_exploitability_table_shows_both_pairs_plans(both):
+    """``bet --exploitability``'s row of juego with all four declared plays both pairs' plans: how
+    many of each, each pair's best plan's gain within the goal, and the text names both pairs."""
+    from musstats.analysis.betting import exploitability_table
+    from musstats.output.render import render_exploitability
+
+    df = exploitability_table(lance="juego", deal="as-dealt", info="private")
+    r = df[df.pattern == "mano+second+third+postre"].iloc[0]
+    assert r["plans_team"] == 2 and r["plans0"] == both[0].weights.size and r["plans1"] == both[1].weights.size
+    assert max(r["plans_gain0"], r["plans_gain1"]) <= 0.02
+    assert "both pairs" in render_exploitability(df)

@@ -516,3 +516,25 @@ def test_layout_and_screenshots(browser, server, width):
         assert page.errors == [], page.errors
     finally:
         page.close(run_before_unload=True)
+
+
+def test_the_betting_panel_plays_both_pairs_plans(browser, server):
+    """In juego with all four declared, postre with the plan number 5 agreed with second: at his
+    first turn the panel's probabilities are /api/bet's for his pair's plan (against mano and
+    third's plans), and the note says that both pairs play plans."""
+    declared = "mano:juego,second:juego,third:juego,postre:juego"
+    page = open_page(browser, server, fragment=f"#hand=C S 7 4&seat=postre&bet=juego&declared={declared}&plan=5")
+    try:
+        expect(page.locator("#bet-now")).to_contain_text("Mano to speak", timeout=SLOW)
+        bet_walk(page, ["paso", "paso", "paso"])
+        expect(page.locator("#bet-now")).to_contain_text("Your turn (Postre)", timeout=SLOW)
+        rows = bet_rows(page)
+        api = http.post(server + "api/bet", json={"hand": "C S 7 4", "seat": "postre", "lance": "juego",
+                                                  "declared": declared, "plan_seed": 5, "history": "paso,paso,paso"},
+                        timeout=120).json()
+        want = {a: round(100 * x["p"], 1) for a, x in api["nodes"][0]["actions"].items()}
+        assert rows == pytest.approx(want, abs=0.051)
+        expect(page.locator("#bet-note")).to_contain_text("Both pairs play plans", timeout=SLOW)
+        assert page.errors == [], page.errors
+    finally:
+        page.close(run_before_unload=True)
