@@ -362,24 +362,28 @@ def test_the_betting_panel_reads_who_cut(browser, server):
         page.close(run_before_unload=True)
 
 
-def test_the_betting_panel_plays_the_pairs_agreed_plan(browser, server):
-    """In juego with mano, second and third declared, third with the plan number 5 agreed with
-    mano: at his first turn the panel's probabilities are /api/bet's for that plan (0 or 100 %,
-    a plan being one joint pure plan or the per-lance strategies), and the note names the plan."""
-    declared = "mano:juego,second:juego,third:juego,postre:no-juego"
-    page = open_page(browser, server, fragment=f"#hand=R R R A&seat=third&bet=juego&declared={declared}&plan=5")
+@pytest.mark.parametrize("hand, seat, declared, walk, note", [
+    ("R R R A", "third", "mano:juego,second:juego,third:juego,postre:no-juego", ["paso", "paso"], "plan {plan} of"),
+    ("C S 7 4", "postre", "mano:juego,second:juego,third:juego,postre:juego", ["paso", "paso", "paso"],
+     "Both pairs play plans")])
+def test_the_betting_panel_plays_the_pairs_agreed_plan(browser, server, hand, seat, declared, walk, note):
+    """With the plan number 5 agreed with the partner -- third in juego with mano, second and
+    third declared (his pair against second), postre in juego with all four declared (both pairs
+    play plans) --: at his first turn the panel's probabilities are /api/bet's for his pair's
+    plan (0 or 100 %, a plan being one joint pure plan or the per-lance strategies), and the
+    note names the plan, or says that both pairs play plans."""
+    page = open_page(browser, server, fragment=f"#hand={hand}&seat={seat}&bet=juego&declared={declared}&plan=5")
     try:
         expect(page.locator("#bet-plan")).to_have_value("5")
         expect(page.locator("#bet-now")).to_contain_text("Mano to speak", timeout=SLOW)
-        bet_walk(page, ["paso", "paso"])
-        expect(page.locator("#bet-now")).to_contain_text("Your turn (Third)", timeout=SLOW)
+        bet_walk(page, walk)
+        expect(page.locator("#bet-now")).to_contain_text(f"Your turn ({seat.capitalize()})", timeout=SLOW)
         rows = bet_rows(page)
-        api = http.post(server + "api/bet", json={"hand": "R R R A", "seat": "third", "lance": "juego",
-                                                  "declared": declared, "plan_seed": 5, "history": "paso,paso"},
-                        timeout=120).json()
+        api = http.post(server + "api/bet", json={"hand": hand, "seat": seat, "lance": "juego", "declared": declared,
+                                                  "plan_seed": 5, "history": ",".join(walk)}, timeout=120).json()
         want = {a: round(100 * x["p"], 1) for a, x in api["nodes"][0]["actions"].items()}
         assert rows == pytest.approx(want, abs=0.051)
-        expect(page.locator("#bet-note")).to_contain_text(f"plan {api['plans']['plan']} of", timeout=SLOW)
+        expect(page.locator("#bet-note")).to_contain_text(note.format(plan=api["plans"]["plan"]), timeout=SLOW)
         assert page.errors == [], page.errors
     finally:
         page.close(run_before_unload=True)
@@ -513,28 +517,6 @@ def test_layout_and_screenshots(browser, server, width):
         assert 0.75 < ratio < 1.35, ratio
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"serve-{width}.png"), full_page=True)
-        assert page.errors == [], page.errors
-    finally:
-        page.close(run_before_unload=True)
-
-
-def test_the_betting_panel_plays_both_pairs_plans(browser, server):
-    """In juego with all four declared, postre with the plan number 5 agreed with second: at his
-    first turn the panel's probabilities are /api/bet's for his pair's plan (against mano and
-    third's plans), and the note says that both pairs play plans."""
-    declared = "mano:juego,second:juego,third:juego,postre:juego"
-    page = open_page(browser, server, fragment=f"#hand=C S 7 4&seat=postre&bet=juego&declared={declared}&plan=5")
-    try:
-        expect(page.locator("#bet-now")).to_contain_text("Mano to speak", timeout=SLOW)
-        bet_walk(page, ["paso", "paso", "paso"])
-        expect(page.locator("#bet-now")).to_contain_text("Your turn (Postre)", timeout=SLOW)
-        rows = bet_rows(page)
-        api = http.post(server + "api/bet", json={"hand": "C S 7 4", "seat": "postre", "lance": "juego",
-                                                  "declared": declared, "plan_seed": 5, "history": "paso,paso,paso"},
-                        timeout=120).json()
-        want = {a: round(100 * x["p"], 1) for a, x in api["nodes"][0]["actions"].items()}
-        assert rows == pytest.approx(want, abs=0.051)
-        expect(page.locator("#bet-note")).to_contain_text("Both pairs play plans", timeout=SLOW)
         assert page.errors == [], page.errors
     finally:
         page.close(run_before_unload=True)
