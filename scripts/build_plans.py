@@ -141,7 +141,7 @@ def build_both(spec, args, source: Path | None) -> dict:
     from musstats.engines.betting.store import get_solved
     from musstats.engines.solving import store as S
     from musstats.engines.solving.pairs import ExactPairs
-    from musstats.engines.solving.team import measure_both_plans, shippable, team_plans
+    from musstats.engines.solving.team import both_as_shipped, team_plans
 
     shipped = get_solved(spec, solve=False)
     if shipped is None:
@@ -165,8 +165,7 @@ def build_both(spec, args, source: Path | None) -> dict:
     elif source is not None:
         from team_plans import read_plans
 
-        z = np.load(source, allow_pickle=False)
-        plans, weights = read_plans(str(source)), (np.asarray(z["w0"], float), np.asarray(z["w1"], float))
+        plans, weights = read_plans(str(source))
         rounds, seconds, partial = _log_of(source)
     else:
         res = team_plans(sg, SIG, rounds=10_000, tol=args.tol, seconds=60 * args.minutes, per_round=3,
@@ -175,24 +174,11 @@ def build_both(spec, args, source: Path | None) -> dict:
         plans, weights = res.plans, res.weights
         rounds, seconds, partial = len(res.rounds), round(time.perf_counter() - t0), res.partial
 
-    def whole(plan: dict) -> np.ndarray:
-        out = SIG
-        for k, rows in plan.items():
-            out = lay.with_rows(out, k, rows)
-        return out
-
-    qs, ws, dropped, kept = [], [], [], []
-    for t in (0, 1):
-        q, w, gone, profiles = shippable(lay, lambda j, t=t: whole(plans[t][j]), weights[t], args.floor)
-        qs.append(q)
-        ws.append(w)
-        dropped.append(round(gone, 6))
-        kept.append([{k: lay.owner_rows(Q, k) for k in plans[t][0]} for Q in profiles])
     m0 = time.perf_counter()
-    fig = measure_both_plans(sg, SIG, tuple(kept), tuple(ws))
+    qs, ws, dropped, fig = both_as_shipped(sg, SIG, plans, weights, args.floor)
     meta = {"team": -1, "opponent": -1, "teams": [len(w) for w in ws], "plans": sum(len(w) for w in ws),
             "rounds": rounds, "partial": partial, "plans_found": [len(p) for p in plans], "floor": args.floor,
-            "weight_dropped": dropped, "samples": 0, "measure": sg.samples_text,
+            "weight_dropped": [round(x, 6) for x in dropped], "samples": 0, "measure": sg.samples_text,
             "value": fig["value"], "value_se": 0.0, "gain": fig["gain"], "seeing_both": fig["seeing_both"],
             "found_from": fig["found_from"], "solve_seconds": seconds, "measure_seconds": round(time.perf_counter() - m0),
             "built_by": "a double oracle over both pairs' joint plans (each pair's correlated plans against the "

@@ -180,13 +180,14 @@ def _plans_npz(plans: tuple, weights: tuple) -> bytes:
     return buf.getvalue()
 
 
-def read_plans(path: str) -> tuple:
+def read_plans(path: str) -> tuple[tuple, tuple]:
+    """Both teams' plans and weights of a file that ``--exact N --out FILE`` wrote."""
     z = np.load(path, allow_pickle=False)
     out = []
     for t in (0, 1):
         owners = [int(k) for k in z[f"owners{t}"]]
         out.append([{k: z[f"plan{t}_{j}_{k}"] for k in owners} for j in range(len(z[f"w{t}"]))])
-    return tuple(out)
+    return tuple(out), (np.asarray(z["w0"], float), np.asarray(z["w1"], float))
 
 
 def exact(spec, sigma, args, emit) -> None:
@@ -206,7 +207,7 @@ def exact(spec, sigma, args, emit) -> None:
 
     res = team_plans(sg, lay.from_game(sigma), rounds=args.exact, tol=args.tol, per_round=args.per_round,
                      seconds=None if args.minutes is None else 60 * args.minutes,
-                     plans=read_plans(args.start) if args.start else None, progress=row)
+                     plans=read_plans(args.start)[0] if args.start else None, progress=row)
     if args.out:
         lone = [t for t in (0, 1) if len(team_owners(sg, t)) == 1]
         if len(lone) == 1:  # a pair against a lone holder: the pair's plans and his strategy, as --columns writes them
@@ -223,20 +224,12 @@ def exact(spec, sigma, args, emit) -> None:
 def _as_shipped(sg, SIG: np.ndarray, res, floor: float) -> dict:
     """Both teams' plans of a double-oracle run as they would ship (pruned at ``floor``,
     renormalised, quantised), measured exactly."""
-    from musstats.engines.solving.team import measure_both_plans, shippable
+    from musstats.engines.solving.team import both_as_shipped
 
-    lay = sg.layout
-    kept, weights, dropped = [], [], []
-    for t in (0, 1):
-        _, w, gone, shipped = shippable(lay, lambda j, t=t: res.profile(SIG, lay, j, 0) if t == 0 else
-                                        res.profile(SIG, lay, 0, j), res.weights[t], floor)
-        kept.append([{k: lay.owner_rows(Q, k) for k in res.plans[t][0]} for Q in shipped])
-        weights.append(w)
-        dropped.append(round(gone, 5))
-    fig = measure_both_plans(sg, SIG, tuple(kept), tuple(weights))
-    return {"plans": [len(p) for p in kept], "weight_dropped": dropped, "value": round(fig["value"], 4),
-            "gain": [round(x, 4) for x in fig["gain"]], "seeing_both": [round(x, 4) for x in fig["seeing_both"]],
-            "found_from": fig["found_from"]}
+    _, weights, dropped, fig = both_as_shipped(sg, SIG, res.plans, res.weights, floor)
+    return {"plans": [len(w) for w in weights], "weight_dropped": [round(x, 5) for x in dropped],
+            "value": round(fig["value"], 4), "gain": [round(x, 4) for x in fig["gain"]],
+            "seeing_both": [round(x, 4) for x in fig["seeing_both"]], "found_from": fig["found_from"]}
 
 
 def columns(spec, sigma, t: int, args, emit) -> None:

@@ -349,8 +349,8 @@ def test_both_pairs_draw_their_plans_apart_from_one_seed():
     20,000 seeds each pair of plans comes up with the product of their weights (within 4
     standard errors), and the same seed gives the same pair of plans."""
     w0, w1 = np.array([0.6, 0.4]), np.array([0.5, 0.3, 0.2])
-    m0 = PlanMixture(0, -1, np.zeros((2, 4)), w0, stream=0)
-    m1 = PlanMixture(1, -1, np.zeros((3, 4)), w1, stream=1)
+    m0 = PlanMixture(0, -1, np.zeros((2, 4)), w0)
+    m1 = PlanMixture(1, -1, np.zeros((3, 4)), w1)
     a = np.array([m0.draw(s) for s in range(20_000)])
     b = np.array([m1.draw(s) for s in range(20_000)])
     assert all(m0.draw(s) == a[s] and m1.draw(s) == b[s] for s in range(20))

@@ -370,8 +370,15 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
         for pat, sel in subs:
             sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
             states = {x: _states(g, h, sel, v, lance, x) for x, (g, _) in sets.items()}
-            # the hands as dealt are bet by the shipped correlated plans, as the per-lance equilibrium plays them
+            # the hands as dealt are bet by the shipped correlated plans, as the per-lance equilibrium plays them:
+            # the per-lance set's strategy in the augmented game under the profile and under each plan, made once
             dealt, mix = played_profiles(_lance_strategy(lance, int(pat), "as-dealt", "per-lance", v))
+            lifts: dict = {}
+            if "per-lance" in sets:
+                def lift(profile: np.ndarray) -> np.ndarray:
+                    return _augmented(lance, int(pat), (), 1, v, "per-lance", profile)[1]
+
+                lifts = {"dealt": lift(dealt), **{tm: [lift(P) for P in plans] for tm, (plans, _) in mix.items()}}
             g0 = sets[a][0]
             t = g0.tree
             o = states[a][1]
@@ -382,21 +389,21 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
                                         [int(sets[x][0].n_states[q]) for q, x in enumerate(plays)])
                 st = np.stack([states[x][0][:, q] for q, x in enumerate(plays)], axis=1).astype(np.int32)
 
-                def lifted(profile: np.ndarray) -> np.ndarray:
-                    """The seats' profile when the per-lance set bets the hands as dealt by ``profile``."""
-                    if "per-lance" in plays:
-                        sets["per-lance"] = _augmented(lance, int(pat), (), 1, v, "per-lance", profile)
+                def seated(per_lance: np.ndarray | None) -> np.ndarray:
+                    """The seats' profile, the per-lance set's seats playing ``per_lance``."""
                     sigma = game.uniform()
                     for q, x in enumerate(plays):  # private: owner q is seat q
                         gx, sx = sets[x]
+                        if x == "per-lance":
+                            sx = per_lance
                         n = int(gx.n_states[q]) * int(gx.stride[q])
                         sigma[int(game.obase[q]): int(game.obase[q]) + n] = sx[int(gx.obase[q]): int(gx.obase[q]) + n]
                     return sigma
 
                 # the teams whose seats play the per-lance set draw their plans (each team apart)
-                mixtures = {tm: (np.stack([lifted(P) for P in plans]), w) for tm, (plans, w) in mix.items()
+                mixtures = {tm: (np.stack([seated(x) for x in lifts[tm]]), w) for tm, (_, w) in mix.items()
                             if plays[tm] == "per-lance"}
-                out[sel, col] += MixedValues(game, lifted(dealt), mixtures)(st, o)
+                out[sel, col] += MixedValues(game, seated(lifts.get("dealt")), mixtures)(st, o)
     return out
 
 

@@ -196,7 +196,7 @@ def get_plans(spec: Spec) -> dict:
             if "teams" in meta:
                 cut = int(meta["teams"][0])
                 for t, part in ((0, slice(0, cut)), (1, slice(cut, None))):
-                    S.MEMO[key][t] = PlanMixture(t, -1, sigmas[part], weights[part], meta, stream=t)
+                    S.MEMO[key][t] = PlanMixture(t, -1, sigmas[part], weights[part], meta)
             else:
                 S.MEMO[key][int(meta["team"])] = PlanMixture(int(meta["team"]), int(meta["opponent"]), sigmas,
                                                              weights, meta)

@@ -34,7 +34,8 @@ from musstats.engines.solving.game import Sample, SolverGame
 from musstats.engines.solving.pairs import column_sums, pair_reach
 
 __all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour", "shippable",
-           "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both", "measure_both_plans"]
+           "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both", "measure_both_plans",
+           "both_as_shipped"]
 
 
 def _with_plan(lay, SIG: np.ndarray, plan: dict) -> np.ndarray:
@@ -159,21 +160,20 @@ class PlanMixture:
     profile -- one joint plan of the team and the opponent's strategy, the same in every one --
     mixed by ``weights``; the team ``team`` and the lone opponent's owner ``opponent``; ``meta``:
     how they were built and measured.  Where both teams play plans (``opponent`` -1), each team
-    has its mixture, whose profiles are read for its owners only, and ``stream`` (its team) keeps
-    the two teams' draws from one seed independent."""
+    has its mixture, whose profiles are read for its owners only, and draws from its own stream
+    of a seed."""
 
     team: int
     opponent: int
     sigmas: np.ndarray
     weights: np.ndarray
     meta: dict = field(default_factory=dict)
-    stream: int | None = None
     _tables: dict = field(default_factory=dict, repr=False)
 
     def draw(self, seed: int) -> int:
         """The plan that partners who give the same ``seed`` play (drawn by the weights; where
-        both teams play plans, each team's draw from its own stream of the seed)."""
-        rng = np.random.default_rng(int(seed) if self.stream is None else [int(seed), int(self.stream)])
+        both teams play plans, each team's draw from its own stream of the seed: (seed, team))."""
+        rng = np.random.default_rng(int(seed) if self.opponent >= 0 else [int(seed), int(self.team)])
         return int(rng.choice(self.weights.shape[0], p=self.weights))
 
     def reach_tables(self, game, k: int) -> tuple:
@@ -535,6 +535,22 @@ def measure_both_plans(game: SolverGame, SIG: np.ndarray, plans: tuple, weights:
         out["seeing_both"].append(seeing_both(lay, T[t], team_owners(game, t)) / ps[t].n - value[t])
         out["found_from"].append(how)
     return out
+
+
+def both_as_shipped(game: SolverGame, SIG: np.ndarray, plans: tuple, weights: tuple, floor: float) -> tuple:
+    """Both teams' plans (per team a list of dicts owner -> block, working layout; the other
+    owners from ``SIG``) as they ship, each team's mixture through :func:`shippable`, measured
+    as shipped (:func:`measure_both_plans`): (per team the quantised profiles, their weights and
+    the weight dropped; the figures)."""
+    lay = game.layout
+    qs, ws, dropped, kept = [], [], [], []
+    for t in (0, 1):
+        q, w, gone, profiles = shippable(lay, lambda j, t=t: _with_plan(lay, SIG, plans[t][j]), weights[t], floor)
+        qs.append(q)
+        ws.append(w)
+        dropped.append(gone)
+        kept.append([{k: lay.owner_rows(Q, k) for k in plans[t][0]} for Q in profiles])
+    return qs, ws, dropped, measure_both_plans(game, SIG, tuple(kept), tuple(ws))
 
 
 def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: float = 0.001,
