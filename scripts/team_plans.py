@@ -84,6 +84,8 @@ def main(argv=None) -> int:
     ap.add_argument("--exact", type=int, default=0, help="rounds of the exact double oracle over both teams' plans")
     ap.add_argument("--tol", type=float, default=0.002, help="--exact: stop when the bounds meet within this")
     ap.add_argument("--minutes", type=float, default=None, help="--exact: stop after the round that passes this")
+    ap.add_argument("--bank-gb", type=float, default=8.0,
+                    help="--exact: GiB of the other team's sums kept against the plans (the rest summed again)")
     ap.add_argument("--floor", type=float, default=1e-4,
                     help="--exact: plans lighter than this are dropped from the figures as they would ship")
     args = ap.parse_args(argv)
@@ -206,7 +208,7 @@ def exact(spec, sigma, args, emit) -> None:
               for k, x in r.items() if k != "seconds"})
 
     res = team_plans(sg, lay.from_game(sigma), rounds=args.exact, tol=args.tol, per_round=args.per_round,
-                     seconds=None if args.minutes is None else 60 * args.minutes,
+                     seconds=None if args.minutes is None else 60 * args.minutes, bank_bytes=args.bank_gb * 2 ** 30,
                      plans=read_plans(args.start)[0] if args.start else None, progress=row)
     if args.out:
         lone = [t for t in (0, 1) if len(team_owners(sg, t)) == 1]

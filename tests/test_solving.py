@@ -433,10 +433,14 @@ def test_both_teams_plans_reach_the_value_of_the_game_over_joint_plans(four_seat
         assert worst(vals) == pytest.approx(bound, abs=1e-3)
 
 
-def test_both_teams_plans_keep_every_plans_sums_as_their_bank_grows(four_seat_plans_matrix):
-    """Started from 40 joint pure plans of each pair (the bank of the plans' sums grows past its
-    first size twice), the double oracle's first round solves the matrix game between exactly
-    those plans: its value is that of the same 40 x 40 block of the brute-force matrix."""
+@pytest.mark.parametrize("bank_bytes", [2 ** 30, 1.0])
+def test_both_teams_plans_keep_every_plan_as_their_tables_grow(four_seat_plans_matrix, bank_bytes):
+    """Started from 40 joint pure plans of each pair (the tables of the plans' reaches grow past
+    their first size twice), the double oracle's first round solves the matrix game between
+    exactly those plans: its value is that of the same 40 x 40 block of the brute-force matrix,
+    and each pair's best plan against the other's mixture takes what the best of its 512 pure
+    plans does -- with every plan's sums kept, and with the sums of all but the last plan of each
+    pair dropped (a bank of one byte: the mixtures summed again over the deals)."""
     from musstats.engines.solving.dealt import DealGame
     from musstats.engines.solving.team import team_plans
 
@@ -457,11 +461,18 @@ def test_both_teams_plans_keep_every_plans_sums_as_their_bank_grows(four_seat_pl
     SIG = profile(picks[0][0], picks[1][0])
     more = tuple([blocks(profile(i, picks[1][0]) if t == 0 else profile(picks[0][0], i), t) for i in picks[t][1:]]
                  for t in (0, 1))
-    res = team_plans(dg, SIG, rounds=1, plans=more)
+    res = team_plans(dg, SIG, rounds=1, plans=more, bank_bytes=bank_bytes)
     assert [len(p) for p in res.plans] == [40, 40]
-    lo, hi = _matrix_value(four_seat_plans_matrix[np.ix_(picks[0], picks[1])])
+    M = four_seat_plans_matrix
+    lo, hi = _matrix_value(M[np.ix_(picks[0], picks[1])])
     assert hi - lo < 1e-3
-    assert res.rounds[0]["value"] == pytest.approx((lo + hi) / 2, abs=1e-3)
+    row = res.rounds[0]
+    assert row["value"] == pytest.approx((lo + hi) / 2, abs=1e-3)
+    x, y = np.zeros(512), np.zeros(512)
+    x[picks[0]], y[picks[1]] = res.weights
+    # (the kept sums are float32)
+    assert row["upper"] == pytest.approx(float((M @ y).max()), abs=1e-6)
+    assert row["lower"] == pytest.approx(float((x @ M).min()), abs=1e-6)
 
 
 @pytest.mark.parametrize("seed", range(2))

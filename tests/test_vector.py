@@ -372,6 +372,30 @@ def test_pair_terminal_sums_are_a_plain_sum_over_the_opponents_hands(lance, patt
         np.testing.assert_allclose(resp["T"][:, i], float(pw[i]) * want, rtol=1e-9, atol=1e-9 * np.abs(want).max())
 
 
+@pytest.mark.parametrize("lance,pattern,team", [("pares", 0b1011, 1), ("juego", 0b0111, 0)])
+def test_pair_sums_against_a_mixture_are_the_mixed_sums(lance, pattern, team):
+    """The pair sums against a mixture of the other team's profiles, from one pass over the
+    deals with the opponents' joint reach (VectorGame.mixture_pair_sums), are the weighted sum of
+    the sums against each profile -- which no product of one reach per seat gives."""
+    from musstats.engines.betting.vector import JOINT_MAX
+    from musstats.engines.solving.store import dequantise
+
+    v, t, game, vg, _ = _subgame(lance, pattern, "private", 5)
+    lay = vg.layout
+    rng = np.random.default_rng(6)
+    profiles = [lay.from_game(dequantise(rng.integers(1, 256, game.n_slots).astype(np.uint8), game))
+                for _ in range(3)]
+    w = np.array([0.5, 0.2, 0.3])
+    got = vg.mixture_pair_sums(team, profiles, w)
+    want = sum(wi * vg.pair_sums(team, S).T for wi, S in zip(w, profiles))
+    np.testing.assert_allclose(got.T, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())
+    assert got.n == pytest.approx(vg.pair_sums(team, profiles[0]).n, rel=1e-12)
+    product = vg.pair_sums(team, sum(wi * S for wi, S in zip(w, profiles))).T  # one behaviour strategy
+    assert np.abs(product - want).max() > 1e-3 * np.abs(want).max()
+    # the one pass of the joint reach, not the generic sum, computed them
+    assert vg.lists[1 - team].shape[0] * vg.lists[3 - team].shape[0] * lay.n_tz <= JOINT_MAX
+
+
 def test_pair_values_agree_with_the_vector_estimate_and_seeing_more_never_loses():
     """The team's value under the profile, summed exactly over every pair of its hands, agrees
     with the Monte Carlo value of the vector machinery (within 4 standard errors), and seeing

@@ -70,7 +70,8 @@ from musstats._kernels.lances import seat_row
 
 __all__ = ["TreeArrays", "DeckArrays", "O_TB", "O_M",
            "O_KIND", "O_IDX", "O_TEAM", "sample_others", "own_weights", "pair_weights", "vec_regrets",
-           "vec_terminal_sums", "vec_values", "pooled_joint", "pooled_terminal_sums", "pair_terminal_sums"]
+           "vec_terminal_sums", "vec_values", "pooled_joint", "pooled_terminal_sums", "pair_terminal_sums",
+           "pair_reach_dots"]
 
 O_TB, O_M, O_KIND, O_IDX, O_TEAM = range(5)
 
@@ -793,12 +794,14 @@ def pooled_terminal_sums(Q, PI, U, trow, lance, col, tab, team):
 
 
 @njit(cache=True, parallel=True)
-def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, U, trow, lance, col, tab, nzc, nzn, nnz, binom):
+def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, RJ, U, trow, lance, col, tab, nzc, nzn, nnz, binom):
     """Team ``t``'s terminal sums over its pairs of hands, exact.  The pairs (hand ``pa[i]`` at
     seat ``t``, ``pb[i]`` at seat ``t + 2``, weight ``pw[i]`` = their card combinations) come in
     groups ``ptr[g] .. ptr[g + 1]`` sharing the deck ``rems[g]`` they leave; the opponents (seats
     ``1 - t`` and ``3 - t``) hold every hand of ``L1`` and ``L2`` the deck allows, weighted by
-    their card combinations, and reach terminal ``z`` with ``R1[h, z] * R2[h', z]``.
+    their card combinations, and reach terminal ``z`` with ``R1[h, z] * R2[h', z]`` -- or, where
+    ``RJ`` is not empty, with ``RJ[i, i', z]`` (``h = L1[i]``, ``h' = L2[i']``): the opponents'
+    joint reach, e.g. a mixture of their joint plans, which is no product of two tables.
 
     Returns ``T`` float64 [n_tz, pairs]: at terminal ``z`` the sum over the opponents' hands of
     weight x their reach x team ``t``'s utility ``U[trow[z], outcome]`` (the pair's own reach
@@ -812,6 +815,7 @@ def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, U, trow, lance,
     T = np.zeros((n_tz, n_pairs))
     W = np.zeros(n_pairs)
     NV = 7 if col >= 0 else 1
+    joint = RJ.shape[0] > 0
     UT = np.zeros((U.shape[1], n_tz))
     for o in range(U.shape[1]):
         for z in range(n_tz):
@@ -841,10 +845,16 @@ def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, U, trow, lance,
                 so = s1 if s1 > s2 else s2
                 vo = v1 + (tab[h2, col] if col >= 0 else 0)
                 b = B[so, vo]
-                for z in range(n_tz):
-                    r = R1[h1, z] * R2[h2, z]
-                    if r != 0.0:
-                        b[z] += w * r
+                if joint:
+                    for z in range(n_tz):
+                        r = RJ[i1, i2, z]
+                        if r != 0.0:
+                            b[z] += w * r
+                else:
+                    for z in range(n_tz):
+                        r = R1[h1, z] * R2[h2, z]
+                        if r != 0.0:
+                            b[z] += w * r
             for j in range(nnz[h1]):
                 rem[nzc[h1, j]] += nzn[h1, j]
         # the opponents' sums below each score (cumulative), per value of theirs
@@ -874,3 +884,23 @@ def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, U, trow, lance,
                         ol = 49 + 7 * v + vt
                     T[z, i] += w * (below * UT[ow, z] + above * UT[ol, z])
     return T, W
+
+
+@njit(cache=True, parallel=True)
+def pair_reach_dots(ra, rb, pa, pb, T):
+    """Per joint plan ``j`` of a team: its value from the team's sums over its pairs of hands
+    ``T`` [n_tz, pairs] -- the sum over terminals ``z`` and pairs ``i`` of ``ra[j, z, pa[i]] *
+    rb[j, z, pb[i]] * T[z, i]``, the plan's reach of a pair the product of its two partners'
+    own reaches ``ra``, ``rb`` [plans, n_tz, states].  Returns float64 [plans]."""
+    n_plans = ra.shape[0]
+    out = np.zeros(n_plans)
+    for j in prange(n_plans):
+        acc = 0.0
+        for z in range(T.shape[0]):
+            a = ra[j, z]
+            b = rb[j, z]
+            Tz = T[z]
+            for i in range(Tz.shape[0]):
+                acc += a[pa[i]] * b[pb[i]] * Tz[i]
+        out[j] = acc
+    return out

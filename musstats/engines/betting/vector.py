@@ -78,6 +78,8 @@ SET_STEP = 100
 #: bytes (8 reyes: 30 MB at grande, 211 MB in pares); beyond, its samples enumerate the pairs
 PAIR_TABLE_BYTES = 600 * 2 ** 20
 _NO_TABLE = np.zeros((0, 0))
+#: the largest joint reach table (numbers) of a mixture's pair sums (VectorGame.mixture_pair_sums)
+JOINT_MAX = 50_000_000
 _NO_HANDS = np.zeros((1, 4), np.int64)
 _NO_W = np.zeros(1)
 
@@ -265,18 +267,22 @@ class VectorGame(SolverGame):
         """Team ``team``'s best response when it sees both its hands, exactly: its terminal sums
         over every pair of its hands (:func:`musstats._kernels.vcfr.pair_terminal_sums`, card
         removal exact, no sampling), from which the best action of every pair is read."""
+        SIG = np.ascontiguousarray(SIG, np.float64)
+        return self._opponents_sums(team, self._seat_reach(SIG, 1 - team), self._seat_reach(SIG, 3 - team),
+                                    np.zeros((0, 0, 0)))
+
+    def _opponents_sums(self, team: int, R1: np.ndarray, R2: np.ndarray, RJ: np.ndarray) -> dict:
+        """:func:`musstats._kernels.vcfr.pair_terminal_sums` of team ``team`` with the opponents'
+        reach ``R1`` x ``R2`` (each [hands, n_tz]), or their joint reach ``RJ`` where not empty."""
         from musstats._kernels.vcfr import pair_terminal_sums
 
         if self.game.info != "private":
             raise MusError("a team that sees both its hands is measured on the private model")
-        SIG = np.ascontiguousarray(SIG, np.float64)
         starts, rems, pa, pb, pw = self._pairs(team)
-        trow = self.layout.u_rows
         d = self.deck
         T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw, self.lists[1 - team], self.lists[3 - team],
-                                  self._seat_reach(SIG, 1 - team), self._seat_reach(SIG, 3 - team),
-                                  self.U_work(np.float64), trow, LANCE_INDEX[self.lance], self.col, d.tab, d.nzc, d.nzn,
-                                  d.nnz, d.binom)
+                                  R1, R2, RJ, self.U_work(np.float64), self.layout.u_rows, LANCE_INDEX[self.lance],
+                                  self.col, d.tab, d.nzc, d.nzn, d.nnz, d.binom)
         return {"T": T, "W": W, "exact": True}
 
     def pair_values(self, team, SIG, response, sample):
@@ -298,12 +304,30 @@ class VectorGame(SolverGame):
     def pair_sums(self, team, SIG):
         """Exact, over every pair of the team's hands (:meth:`pair_response`'s sums), the pairs'
         columns those of the team's two seats."""
+        return self._as_pair_sums(team, self.pair_response(team, SIG, Sample("choose")))
+
+    def _as_pair_sums(self, team: int, r: dict):
         from musstats.engines.solving.game import PairSums
 
-        r = self.pair_response(team, SIG, Sample("choose"))
         _, _, pa, pb, _ = self._pairs(team)
         return PairSums(r["T"], r["W"], self.game.seat_owner[team], self.game.seat_owner[team + 2],
                         self.pos[team][pa], self.pos[team + 2][pb])
+
+    def mixture_pair_sums(self, team, profiles, weights):
+        """The pair sums against the other team's mixture in one pass over the deals: the
+        opponents' joint reach of each pair of their hands and terminal is the weighted sum over
+        the profiles of the products of their two seats' reaches (one batched matrix product),
+        where that table is at most :data:`JOINT_MAX` numbers and the mixture has two profiles or
+        more; else the weighted sum of each profile's sums."""
+        L1, L2 = self.lists[1 - team], self.lists[3 - team]
+        live = [(np.ascontiguousarray(S, np.float64), float(w)) for S, w in zip(profiles, weights) if w > 0]
+        if len(live) < 2 or L1.shape[0] * L2.shape[0] * self.layout.n_tz > JOINT_MAX or self.game.info != "private":
+            return super().mixture_pair_sums(team, profiles, weights)
+        A = np.stack([w * self._seat_reach(S, 1 - team)[L1].T for S, w in live], axis=2)  # [n_tz, n1, P]
+        B = np.stack([self._seat_reach(S, 3 - team)[L2].T for S, _ in live], axis=1)  # [n_tz, P, n2]
+        RJ = np.ascontiguousarray(np.matmul(A, B).transpose(1, 2, 0))  # [n1, n2, n_tz]
+        empty = np.zeros((0, 0))
+        return self._as_pair_sums(team, self._opponents_sums(team, empty, empty, RJ))
 
     def strength(self, k: int) -> np.ndarray:
         """The lance key of each column's hand (the best hand of a pooled state)."""

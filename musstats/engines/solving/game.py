@@ -583,3 +583,18 @@ class SolverGame:
         deal counted with its probability) against the other team's strategies in ``SIG``: what
         the exact plans of :mod:`.team` read (:class:`PairSums`)."""
         raise MusError("this game has no exact sums over a team's pairs of hands")
+
+    def mixture_pair_sums(self, team: int, profiles: list, weights) -> PairSums:
+        """:meth:`pair_sums` against the other team playing a mixture: its strategies from
+        ``profiles[i]`` with probability ``weights[i]`` (a mixture of joint plans, drawn before
+        the deal), the team's sums the weighted sum of each profile's; a game may compute them in
+        one pass."""
+        out = None
+        for S, w in zip(profiles, weights):
+            if w > 0:
+                ps = self.pair_sums(team, S)
+                out = PairSums(w * ps.T, ps.W, ps.a, ps.b, ps.sa, ps.sb) if out is None else \
+                    PairSums(out.T + w * ps.T, ps.W, ps.a, ps.b, ps.sa, ps.sb)
+        if out is None:
+            raise MusError("a mixture needs a profile of positive weight")
+        return out

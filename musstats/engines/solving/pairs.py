@@ -68,6 +68,9 @@ class ExactPairs(SolverGame):
     def pair_sums(self, team, SIG):
         return self.pairs(team, SIG)
 
+    def mixture_pair_sums(self, team, profiles, weights):
+        return self.base.mixture_pair_sums(team, profiles, weights)
+
     def terminal_sums(self, k, SIG, sample=Sample()):
         lay = self.layout
         ps = self.pairs(int(lay.team[k]), SIG)

@@ -518,13 +518,9 @@ def measure_both_plans(game: SolverGame, SIG: np.ndarray, plans: tuple, weights:
     lay = game.layout
     starts = TEAM_STARTS if starts is None else starts
     ps = [game.pair_sums(t, SIG) for t in (0, 1)]
-    T = []
-    for t in (0, 1):  # team t's sums against the other team's mixture
-        X = np.zeros(ps[t].T.shape)
-        for w, plan in zip(weights[1 - t], plans[1 - t]):
-            if w > 0:
-                X += w * game.pair_sums(t, _with_plan(lay, SIG, plan)).T
-        T.append(X)
+    # team t's sums against the other team's mixture
+    T = [game.mixture_pair_sums(t, [_with_plan(lay, SIG, p) for p in plans[1 - t]], weights[1 - t]).T
+         for t in (0, 1)]
     value = [sum(float(w) * float((pair_reach(lay, _with_plan(lay, SIG, plan), ps[t]) * T[t]).sum())
                  for w, plan in zip(weights[t], plans[t]) if w > 0) / ps[t].n for t in (0, 1)]
     out: dict = {"value": value[0], "gain": [], "seeing_both": [], "found_from": []}
@@ -555,7 +551,8 @@ def both_as_shipped(game: SolverGame, SIG: np.ndarray, plans: tuple, weights: tu
 
 def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: float = 0.001,
                seconds: float | None = None, starts: tuple | None = None, plans: tuple | None = None,
-               per_round: int = 1, progress: Callable[[dict], None] | None = None) -> TeamPlans:
+               per_round: int = 1, bank_bytes: float = 8 * 2 ** 30,
+               progress: Callable[[dict], None] | None = None) -> TeamPlans:
     """Both teams' correlated plans, each team a mixture of joint plans of its partners (a team
     whose other member never decides: of its one player's plans), by a double oracle exact over
     the deals (the game's :meth:`~.game.SolverGame.pair_sums`): the matrix game between the plans
@@ -568,9 +565,20 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
     team 0's), each team's ``gain`` from its best plan (``upper - value``, ``value - lower``)
     and, every round, what each team seeing both its hands would take (``seeing_both``).  Stops
     when ``upper - lower <= tol``, after ``rounds`` rounds or ``seconds``, on Ctrl-C
-    (``partial``), or when neither oracle finds a new plan."""
-    import time
+    (``partial``), or when neither oracle finds a new plan.
 
+    Memory: each plan is kept as its partners' own reaches (a table over each partner's states
+    and the terminals); a new plan's row or column of the matrix is its sums against the other
+    team (one :meth:`~.game.SolverGame.pair_sums`) against each kept plan's pair reach
+    (:func:`musstats._kernels.vcfr.pair_reach_dots`).  The other team's sums against each plan
+    are kept too, up to ``bank_bytes`` (half a team, float32; the plans the mixtures used least recently
+    leave first), so that a team's sums against the other's mixture are a weighted sum; the
+    plans of the mixture whose sums are gone are summed in one pass over the deals
+    (:meth:`~.game.SolverGame.mixture_pair_sums`)."""
+    import time
+    from collections import OrderedDict
+
+    from musstats._kernels.vcfr import pair_reach_dots
     from musstats.engines.run import Interrupt
     from musstats.engines.solving.exploit import TEAM_STARTS, team_owners
 
@@ -581,20 +589,29 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
     if not own[0] or not own[1]:
         raise MusError("both teams must decide somewhere")
     found: tuple[list, list] = ([], [])
-    # per team, per plan: the OTHER team's pair sums against it, flattened (float32 rows of a bank
-    # that grows by a quarter when full), so that a new plan's row or column of the matrix is one
-    # product
-    bank: list = [None, None]
+    # per team: its plans' partners' own reaches [plans, n_tz, states] (rows grown by a quarter
+    # when full; a team of one owner has a partner of one state reached everywhere)
+    reach: list = [[None, None], [None, None]]
+    cols = [(ps[t].sa, ps[t].sb if ps[t].b >= 0 else np.zeros_like(ps[t].sa)) for t in (0, 1)]
+    # per team: plan -> the other team's pair sums against it (float32, flattened)
+    bank: list = [OrderedDict(), OrderedDict()]
     M = np.zeros((0, 0))
 
-    def keep(t: int, X: np.ndarray) -> None:
+    def keep_reach(t: int, S: np.ndarray) -> None:
         n = len(found[t])
-        if bank[t] is None or bank[t].shape[0] < n:
-            grown = np.empty((n + max(16, n // 4), X.size), np.float32)
-            if bank[t] is not None:
-                grown[: n - 1] = bank[t][: n - 1]
-            bank[t] = grown
-        bank[t][n - 1] = X.ravel()
+        tabs = (lay.own_reach(S, ps[t].a), lay.own_reach(S, ps[t].b) if ps[t].b >= 0 else np.ones((lay.n_tz, 1)))
+        for i, R in enumerate(tabs):
+            if reach[t][i] is None or reach[t][i].shape[0] < n:
+                grown = np.empty((n + max(16, n // 4),) + R.shape)
+                if reach[t][i] is not None:
+                    grown[: n - 1] = reach[t][i][: n - 1]
+                reach[t][i] = grown
+            reach[t][i][n - 1] = R
+
+    def keep_sums(t: int, i: int, X: np.ndarray) -> None:
+        bank[t][i] = X.astype(np.float32).ravel()
+        while sum(x.nbytes for x in bank[t].values()) > bank_bytes / 2 and len(bank[t]) > 1:
+            bank[t].popitem(last=False)
 
     def add(t: int, plan: dict) -> bool:
         nonlocal M
@@ -602,25 +619,39 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
             return False
         S = _with_plan(lay, SIG, plan)
         found[t].append(plan)
-        keep(t, game.pair_sums(1 - t, S).T)
+        keep_reach(t, S)
+        X = game.pair_sums(1 - t, S).T  # the other team's sums against the new plan
+        keep_sums(t, len(found[t]) - 1, X)
         K, J = len(found[0]), len(found[1])
         M2 = np.zeros((K, J))
         M2[: M.shape[0], : M.shape[1]] = M
-        # team 0's value of (plan i, plan j): team 0's reach under i against its sums under j, or
-        # minus team 1's reach under j against its sums under i
-        R = pair_reach(lay, S, ps[t]).ravel().astype(np.float32)
-        if t == 0 and J:
-            M2[K - 1] = (bank[1][:J] @ R).astype(np.float64) / ps[0].n
-        if t == 1 and K:
-            M2[:, J - 1] = -(bank[0][:K] @ R).astype(np.float64) / ps[1].n
+        # team 0's value of (plan i, plan j): the other team's kept plans' reach against the new
+        # plan's sums, for the other team
+        n = len(found[1 - t])
+        if n:
+            v = pair_reach_dots(reach[1 - t][0][:n], reach[1 - t][1][:n], cols[1 - t][0], cols[1 - t][1],
+                                np.ascontiguousarray(X))
+            if t == 0:
+                M2[K - 1] = -v / ps[1].n
+            else:
+                M2[:, J - 1] = v / ps[0].n
         M = M2
         return True
 
     def mixed(t: int, x: np.ndarray) -> np.ndarray:
         """The other team's pair sums against team ``t``'s plans mixed by ``x``."""
-        live = np.nonzero(x > 1e-9)[0]
         shape = ps[1 - t].T.shape
-        return (x[live].astype(np.float32) @ bank[t][live]).astype(np.float64).reshape(shape)
+        out = np.zeros(shape)
+        gone = []
+        for i in np.nonzero(x > 1e-9)[0]:
+            if int(i) in bank[t]:
+                bank[t].move_to_end(int(i))
+                out += x[i] * bank[t][int(i)].reshape(shape)
+            else:
+                gone.append(int(i))
+        if gone:
+            out += game.mixture_pair_sums(1 - t, [_with_plan(lay, SIG, found[t][i]) for i in gone], x[gone]).T
+        return out
 
     first = [{k: lay.owner_rows(SIG, k) for k in own[t]} for t in (0, 1)]
     add(0, first[0])
