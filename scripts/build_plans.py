@@ -20,20 +20,19 @@ progress bar shows the subgames.  ``--import LANCE-PATTERN=FILE`` takes the plan
 rounds and seconds) instead of running column generation again; ``--import LANCE-PATTERN=shipped``
 measures the shipped plans again.
 
-Where both pairs hold the lance (juego with all four declared, hands as dealt), both teams'
-plans come from a double oracle exact over the deals
+Where both pairs hold the lance (pares, juego and punto with all four declared, hands as
+dealt), both teams' plans come from a double oracle exact over the deals
 (:func:`musstats.engines.solving.team.team_plans`, for at most ``--minutes`` or until its
-bounds meet within ``--tol``), or from a run of ``scripts/team_plans.py juego 15 --exact N
---out FILE`` imported as above; each team's plans are pruned and quantised as above and both
-mixtures measured exactly as they ship
-(:func:`~musstats.engines.solving.team.measure_both_plans`: each pair's best joint plan against
-the other pair's mixture); it ships when both gains are within ``--goal``.  Pares and punto with
-all four declared are not built: the double oracle keeps every plan's pair sums (54 MB and 42
-MB a plan), and the near thousand plans of each pair that juego needed do not fit in memory.
+bounds meet within ``--tol``; the other team's sums against the plans kept up to ``--bank-gb``),
+or from a run of ``scripts/team_plans.py LANCE 15 --exact N --out FILE`` imported as above;
+each team's plans are pruned and quantised as above and both mixtures measured exactly as they
+ship (:func:`~musstats.engines.solving.team.measure_both_plans`: each pair's best joint plan
+against the other pair's mixture); it ships when both gains are within ``--goal``.
 
     python scripts/build_plans.py [--deal as-dealt|after-mus] [--only juego-7,juego-14] [--minutes 40]
     python scripts/build_plans.py --import juego-7=runs/j7.npz --only juego-7
     python scripts/build_plans.py --import juego-15=runs/j15.npz --only juego-15
+    python scripts/build_plans.py --import punto-15=runs/punto.npz --only punto-15
 """
 
 from __future__ import annotations
@@ -52,10 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # team_plans.py: its r
 #: the subgames of a pair of holders against one holder, and the pair's team
 PAIR_SUBGAMES = {("pares", 7): 0, ("pares", 13): 0, ("pares", 14): 1, ("juego", 7): 0, ("juego", 11): 1,
                  ("juego", 13): 0, ("juego", 14): 1}
-#: the subgames of both pairs (all four declared) whose plans are built: juego as dealt.  Pares
-#: and punto are not: the double oracle keeps each plan's pair sums, 54 MB and 42 MB a plan
-#: there, and near a thousand plans of each pair do not fit in memory
-BOTH_SUBGAMES = (("juego", 15),)
+#: the subgames of both pairs (all four declared) whose plans are built, as dealt
+BOTH_SUBGAMES = (("pares", 15), ("juego", 15), ("punto", 15))
 
 
 def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
@@ -169,6 +166,7 @@ def build_both(spec, args, source: Path | None) -> dict:
         rounds, seconds, partial = _log_of(source)
     else:
         res = team_plans(sg, SIG, rounds=10_000, tol=args.tol, seconds=60 * args.minutes, per_round=3,
+                         bank_bytes=args.bank_gb * 2 ** 30,
                          progress=lambda row: print(json.dumps({k: (round(x, 4) if isinstance(x, float) else x)
                                                                 for k, x in row.items()}), flush=True))
         plans, weights = res.plans, res.weights
@@ -229,6 +227,8 @@ def main(argv=None) -> int:
     ap.add_argument("--goal", type=float, default=0.02, help="the largest gain a shipped subgame may leave")
     ap.add_argument("--tol", type=float, default=0.015,
                     help="both pairs' plans: the double oracle stops when its bounds meet within this")
+    ap.add_argument("--bank-gb", type=float, default=8.0,
+                    help="both pairs' plans: GiB of the other team's sums kept against the plans")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="LANCE-PATTERN=FILE")
     ap.add_argument("--out", default=None, help="the file to write (default: the shipped one)")
     args = ap.parse_args(argv)
