@@ -80,9 +80,6 @@ PAIR_TABLE_BYTES = 600 * 2 ** 20
 _NO_TABLE = np.zeros((0, 0))
 #: the largest joint reach table (numbers) of a mixture's pair sums (VectorGame.mixture_pair_sums)
 JOINT_MAX = 50_000_000
-#: the share of the opponents' hands (of one seat plus of the other) whose reach changed, beyond
-#: which VectorGame.pair_sums_change sums over every hand again
-CHANGE_MAX = 0.6
 _NO_HANDS = np.zeros((1, 4), np.int64)
 _NO_W = np.zeros(1)
 
@@ -274,19 +271,16 @@ class VectorGame(SolverGame):
         return self._opponents_sums(team, self._seat_reach(SIG, 1 - team), self._seat_reach(SIG, 3 - team),
                                     np.zeros((0, 0, 0)))
 
-    def _opponents_sums(self, team: int, R1: np.ndarray, R2: np.ndarray, RJ: np.ndarray,
-                        L1: np.ndarray | None = None, L2: np.ndarray | None = None) -> dict:
+    def _opponents_sums(self, team: int, R1: np.ndarray, R2: np.ndarray, RJ: np.ndarray) -> dict:
         """:func:`musstats._kernels.vcfr.pair_terminal_sums` of team ``team`` with the opponents'
-        reach ``R1`` x ``R2`` (each [hands, n_tz]), or their joint reach ``RJ`` where not empty;
-        over the opponents' hands ``L1`` and ``L2`` (by default all that fit their seats)."""
+        reach ``R1`` x ``R2`` (each [hands, n_tz]), or their joint reach ``RJ`` where not empty."""
         from musstats._kernels.vcfr import pair_terminal_sums
 
         if self.game.info != "private":
             raise MusError("a team that sees both its hands is measured on the private model")
         starts, rems, pa, pb, pw = self._pairs(team)
         d = self.deck
-        T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw,
-                                  self.lists[1 - team] if L1 is None else L1, self.lists[3 - team] if L2 is None else L2,
+        T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw, self.lists[1 - team], self.lists[3 - team],
                                   R1, R2, RJ, self.U_work(np.float64), self.layout.u_rows, LANCE_INDEX[self.lance],
                                   self.col, d.tab, d.nzc, d.nzn, d.nnz, d.binom)
         return {"T": T, "W": W, "exact": True}
@@ -334,31 +328,6 @@ class VectorGame(SolverGame):
         RJ = np.ascontiguousarray(np.matmul(A, B).transpose(1, 2, 0))  # [n1, n2, n_tz]
         empty = np.zeros((0, 0))
         return self._as_pair_sums(team, self._opponents_sums(team, empty, empty, RJ))
-
-    def pair_sums_change(self, team, old, new, T_old):
-        """:meth:`pair_sums`' ``T`` against ``new`` from those against ``old`` (``T_old``): the sums are
-        linear in the opponents' joint reach, and ``A'B' - AB = (A' - A)B' + A(B' - B)`` (``A``,
-        ``B`` their two seats' reaches), so only the opponents' hands whose reach changed are
-        summed again -- a best response that changes a few hands of a plan costs a few of its
-        hands.  Where more than :data:`CHANGE_MAX` of the hands changed, summed whole."""
-        if self.game.info != "private":
-            return super().pair_sums_change(team, old, new, T_old)
-        L1, L2 = self.lists[1 - team], self.lists[3 - team]
-        A0, A1 = self._seat_reach(np.ascontiguousarray(old, np.float64), 1 - team), \
-            self._seat_reach(np.ascontiguousarray(new, np.float64), 1 - team)
-        B0, B1 = self._seat_reach(np.ascontiguousarray(old, np.float64), 3 - team), \
-            self._seat_reach(np.ascontiguousarray(new, np.float64), 3 - team)
-        d1 = L1[(A1[L1] != A0[L1]).any(axis=1)]
-        d2 = L2[(B1[L2] != B0[L2]).any(axis=1)]
-        if d1.shape[0] / L1.shape[0] + d2.shape[0] / L2.shape[0] > CHANGE_MAX:
-            return self.pair_sums(team, new).T
-        T = np.array(T_old, np.float64)
-        empty = np.zeros((0, 0, 0))
-        if d1.shape[0]:
-            T += self._opponents_sums(team, A1 - A0, B1, empty, L1=d1)["T"]
-        if d2.shape[0]:
-            T += self._opponents_sums(team, A0, B1 - B0, empty, L2=d2)["T"]
-        return T
 
     def strength(self, k: int) -> np.ndarray:
         """The lance key of each column's hand (the best hand of a pooled state)."""

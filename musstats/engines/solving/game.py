@@ -584,11 +584,6 @@ class SolverGame:
         the exact plans of :mod:`.team` read (:class:`PairSums`)."""
         raise MusError("this game has no exact sums over a team's pairs of hands")
 
-    def pair_sums_change(self, team: int, old: np.ndarray, new: np.ndarray, T_old: np.ndarray) -> np.ndarray:
-        """:meth:`pair_sums`' ``T`` against the other team's strategies in ``new``, given ``T_old``,
-        those against ``old``; a game may sum again only what changed.  By default summed whole."""
-        return self.pair_sums(team, new).T
-
     def mixture_pair_sums(self, team: int, profiles: list, weights) -> PairSums:
         """:meth:`pair_sums` against the other team playing a mixture: its strategies from
         ``profiles[i]`` with probability ``weights[i]`` (a mixture of joint plans, drawn before

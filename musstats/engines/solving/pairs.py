@@ -71,9 +71,6 @@ class ExactPairs(SolverGame):
     def mixture_pair_sums(self, team, profiles, weights):
         return self.base.mixture_pair_sums(team, profiles, weights)
 
-    def pair_sums_change(self, team, old, new, T_old):
-        return self.base.pair_sums_change(team, old, new, T_old)
-
     def terminal_sums(self, k, SIG, sample=Sample()):
         lay = self.layout
         ps = self.pairs(int(lay.team[k]), SIG)

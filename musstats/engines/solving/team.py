@@ -33,9 +33,6 @@ from musstats.base.errors import MusError
 from musstats.engines.solving.game import Sample, SolverGame
 from musstats.engines.solving.pairs import column_sums, pair_reach
 
-#: the steps of changed sums (each kept in float32) after which a plan's sums are summed whole
-CHAIN = 8
-
 __all__ = ["PlanGame", "CorrelatedPlans", "PlanMixture", "correlated_plans", "mixed_behaviour", "shippable",
            "measure_mixture", "matrix_game", "TeamPlans", "team_plans", "seeing_both", "measure_both_plans",
            "both_as_shipped"]
@@ -566,21 +563,18 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
     per team the plans of an earlier run).  Per round, stones per lance for team 0: ``value``,
     ``upper`` (team 0's best plan against team 1's mixture), ``lower`` (team 1's best plan against
     team 0's), each team's ``gain`` from its best plan (``upper - value``, ``value - lower``)
-    and, every round, what each team seeing both its hands would take (``seeing_both``), and the
-    seconds spent so far on the other team's sums against new plans (``seconds_adding``).  Stops
+    and, every round, what each team seeing both its hands would take (``seeing_both``).  Stops
     when ``upper - lower <= tol``, after ``rounds`` rounds or ``seconds``, on Ctrl-C
     (``partial``), or when neither oracle finds a new plan.
 
     Memory: each plan is kept as its partners' own reaches (a table over each partner's states
     and the terminals); a new plan's row or column of the matrix is its sums against the other
-    team against each kept plan's pair reach (:func:`musstats._kernels.vcfr.pair_reach_dots`).
-    The other team's sums against each plan are kept too, up to ``bank_bytes`` (half a team,
-    float32; the plans the mixtures used least recently leave first): a team's sums against the
-    other's mixture are then a weighted sum of them (the plans whose sums are gone summed in one
-    pass over the deals, :meth:`~.game.SolverGame.mixture_pair_sums`), and a new plan's sums
-    those of its nearest kept plan summed again only over the hands whose reach differs
-    (:meth:`~.game.SolverGame.pair_sums_change`).
-    """
+    team (one :meth:`~.game.SolverGame.pair_sums`) against each kept plan's pair reach
+    (:func:`musstats._kernels.vcfr.pair_reach_dots`).  The other team's sums against each plan
+    are kept too, up to ``bank_bytes`` (half a team, float32; the plans the mixtures used least recently
+    leave first), so that a team's sums against the other's mixture are a weighted sum; the
+    plans of the mixture whose sums are gone are summed in one pass over the deals
+    (:meth:`~.game.SolverGame.mixture_pair_sums`)."""
     import time
     from collections import OrderedDict
 
@@ -601,8 +595,6 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
     cols = [(ps[t].sa, ps[t].sb if ps[t].b >= 0 else np.zeros_like(ps[t].sa)) for t in (0, 1)]
     # per team: plan -> the other team's pair sums against it (float32, flattened)
     bank: list = [OrderedDict(), OrderedDict()]
-    chain: list = [[], []]  # per team and plan: the steps of changed sums since sums summed whole
-    spent = [0.0]  # seconds summing the other team's sums against new plans
     M = np.zeros((0, 0))
 
     def keep_reach(t: int, S: np.ndarray) -> None:
@@ -621,34 +613,14 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
         while sum(x.nbytes for x in bank[t].values()) > bank_bytes / 2 and len(bank[t]) > 1:
             bank[t].popitem(last=False)
 
-    def sums_against(t: int, S: np.ndarray) -> np.ndarray:
-        """The other team's sums against team ``t``'s new plan ``S``: from the kept sums of its
-        nearest plan (the fewest states whose reach differs) where there is one, changed where
-        the plans differ (:meth:`~.game.SolverGame.pair_sums_change`; at most ``CHAIN`` such
-        steps from sums summed whole, each kept in float32), else summed whole."""
-        near = [i for i in bank[t] if chain[t][i] < CHAIN]
-        if not near:
-            chain[t].append(0)
-            return game.pair_sums(1 - t, S).T
-        ra = lay.own_reach(S, ps[t].a)
-        differ = (reach[t][0][near] != ra[None]).any(axis=1).sum(axis=1)
-        if ps[t].b >= 0:
-            differ = differ + (reach[t][1][near] != lay.own_reach(S, ps[t].b)[None]).any(axis=1).sum(axis=1)
-        r = near[int(np.argmin(differ))]
-        chain[t].append(chain[t][r] + 1)
-        return game.pair_sums_change(1 - t, _with_plan(lay, SIG, found[t][r]), S,
-                                     bank[t][r].reshape(ps[1 - t].T.shape))
-
     def add(t: int, plan: dict) -> bool:
         nonlocal M
         if any(all(np.array_equal(plan[k], p[k]) for k in plan) for p in found[t]):
             return False
         S = _with_plan(lay, SIG, plan)
-        a0 = time.perf_counter()
-        X = sums_against(t, S)  # the other team's sums against the new plan
-        spent[0] += time.perf_counter() - a0
         found[t].append(plan)
         keep_reach(t, S)
+        X = game.pair_sums(1 - t, S).T  # the other team's sums against the new plan
         keep_sums(t, len(found[t]) - 1, X)
         K, J = len(found[0]), len(found[1])
         M2 = np.zeros((K, J))
@@ -704,8 +676,7 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
                    "gain": [upper - value, value - lower],
                    "seeing_both": [seeing_both(lay, T0, own[0]) / ps[0].n - value,
                                    value + seeing_both(lay, T1, own[1]) / ps[1].n],
-                   "found_from": [how0, how1], "seconds": round(time.perf_counter() - t0, 1),
-                   "seconds_adding": round(spent[0], 1)}
+                   "found_from": [how0, how1], "seconds": round(time.perf_counter() - t0, 1)}
             out = TeamPlans((list(found[0]), list(found[1])), (x, y), out.rounds + [row], row, True)
             if progress is not None:
                 progress(row)
