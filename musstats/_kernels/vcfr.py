@@ -794,14 +794,18 @@ def pooled_terminal_sums(Q, PI, U, trow, lance, col, tab, team):
 
 
 @njit(cache=True, parallel=True)
-def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, RJ, U, trow, lance, col, tab, nzc, nzn, nnz, binom):
+def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, c1, c2, R1, R2, RJ, U, trow, lance, col, tab, nzc, nzn, nnz,
+                       binom):
     """Team ``t``'s terminal sums over its pairs of hands, exact.  The pairs (hand ``pa[i]`` at
     seat ``t``, ``pb[i]`` at seat ``t + 2``, weight ``pw[i]`` = their card combinations) come in
     groups ``ptr[g] .. ptr[g + 1]`` sharing the deck ``rems[g]`` they leave; the opponents (seats
     ``1 - t`` and ``3 - t``) hold every hand of ``L1`` and ``L2`` the deck allows, weighted by
-    their card combinations, and reach terminal ``z`` with ``R1[h, z] * R2[h', z]`` -- or, where
-    ``RJ`` is not empty, with ``RJ[i, i', z]`` (``h = L1[i]``, ``h' = L2[i']``): the opponents'
-    joint reach, e.g. a mixture of their joint plans, which is no product of two tables.
+    their card combinations.  Their hands come in classes ``c1[i]`` (of ``L1[i]``) and ``c2[i]``
+    whose hands have one score and value in the lance and one reach (a pure plan plays many
+    hands alike): a class pair reaches terminal ``z`` with ``R1[c, z] * R2[c', z]`` -- or, where
+    ``RJ`` is not empty, with ``RJ[c, c', z]``: the opponents' joint reach, e.g. a mixture of their
+    joint plans, which is no product of two tables.  Per group, the card combinations are summed
+    per class pair first, then once per class pair over the terminals.
 
     Returns ``T`` float64 [n_tz, pairs]: at terminal ``z`` the sum over the opponents' hands of
     weight x their reach x team ``t``'s utility ``U[trow[z], outcome]`` (the pair's own reach
@@ -816,14 +820,28 @@ def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, RJ, U, trow, la
     W = np.zeros(n_pairs)
     NV = 7 if col >= 0 else 1
     joint = RJ.shape[0] > 0
+    n1 = R1.shape[0] if not joint else RJ.shape[0]
+    n2 = R2.shape[0] if not joint else RJ.shape[1]
     UT = np.zeros((U.shape[1], n_tz))
     for o in range(U.shape[1]):
         for z in range(n_tz):
             UT[o, z] = sgn * U[trow[z], o]
     n_scores = 8 * (tab[:, lance].max() + 1) + 8
+    # each class's score and value (one for all its hands)
+    s1c = np.zeros(n1, np.int64)
+    v1c = np.zeros(n1, np.int64)
+    for i1 in range(L1.shape[0]):
+        s1c[c1[i1]] = seat_row(L1[i1], o1, tab)[lance]
+        v1c[c1[i1]] = tab[L1[i1], col] if col >= 0 else 0
+    s2c = np.zeros(n2, np.int64)
+    v2c = np.zeros(n2, np.int64)
+    for i2 in range(L2.shape[0]):
+        s2c[c2[i2]] = seat_row(L2[i2], o2, tab)[lance]
+        v2c[c2[i2]] = tab[L2[i2], col] if col >= 0 else 0
     for g in prange(n_groups):
         rem = rems[g].copy()
         B = np.zeros((n_scores, NV, n_tz))
+        CW = np.zeros((n1, n2))
         tot = 0.0
         for i1 in range(L1.shape[0]):
             h1 = L1[i1]
@@ -832,8 +850,7 @@ def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, RJ, U, trow, la
                 continue
             for j in range(nnz[h1]):
                 rem[nzc[h1, j]] -= nzn[h1, j]
-            s1 = seat_row(h1, o1, tab)[lance]
-            v1 = tab[h1, col] if col >= 0 else 0
+            a = c1[i1]
             for i2 in range(L2.shape[0]):
                 h2 = L2[i2]
                 w2 = _ways(h2, rem, nzc, nzn, nnz, binom)
@@ -841,22 +858,22 @@ def pair_terminal_sums(t, ptr, rems, pa, pb, pw, L1, L2, R1, R2, RJ, U, trow, la
                     continue
                 w = float(w1) * float(w2)
                 tot += w
-                s2 = seat_row(h2, o2, tab)[lance]
-                so = s1 if s1 > s2 else s2
-                vo = v1 + (tab[h2, col] if col >= 0 else 0)
-                b = B[so, vo]
-                if joint:
-                    for z in range(n_tz):
-                        r = RJ[i1, i2, z]
-                        if r != 0.0:
-                            b[z] += w * r
-                else:
-                    for z in range(n_tz):
-                        r = R1[h1, z] * R2[h2, z]
-                        if r != 0.0:
-                            b[z] += w * r
+                CW[a, c2[i2]] += w
             for j in range(nnz[h1]):
                 rem[nzc[h1, j]] += nzn[h1, j]
+        for a in range(n1):
+            for b2 in range(n2):
+                w = CW[a, b2]
+                if w == 0.0:
+                    continue
+                so = s1c[a] if s1c[a] > s2c[b2] else s2c[b2]
+                b = B[so, v1c[a] + v2c[b2]]
+                if joint:
+                    for z in range(n_tz):
+                        b[z] += w * RJ[a, b2, z]
+                else:
+                    for z in range(n_tz):
+                        b[z] += w * (R1[a, z] * R2[b2, z])
         # the opponents' sums below each score (cumulative), per value of theirs
         C = np.zeros((n_scores + 1, NV, n_tz))
         for s in range(n_scores):

@@ -271,18 +271,34 @@ class VectorGame(SolverGame):
         return self._opponents_sums(team, self._seat_reach(SIG, 1 - team), self._seat_reach(SIG, 3 - team),
                                     np.zeros((0, 0, 0)))
 
+    def _classes(self, q: int, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Seat ``q``'s hands in classes of one score and value in the lance and one reach (``R``
+        [hands, n_tz]): the class of each hand of its list, and each class's reach [classes, n_tz]."""
+        L = self.lists[q]
+        tab = self.deck.tab
+        value = tab[L, self.col] if self.col >= 0 else np.zeros(L.shape[0], tab.dtype)
+        key = np.column_stack([tab[L, LANCE_INDEX[self.lance]], value, R[L]])
+        _, first, cls = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        return cls.ravel().astype(np.int64), np.ascontiguousarray(R[L][first])
+
     def _opponents_sums(self, team: int, R1: np.ndarray, R2: np.ndarray, RJ: np.ndarray) -> dict:
         """:func:`musstats._kernels.vcfr.pair_terminal_sums` of team ``team`` with the opponents'
-        reach ``R1`` x ``R2`` (each [hands, n_tz]), or their joint reach ``RJ`` where not empty."""
+        reach ``R1`` x ``R2`` (each [hands, n_tz]), or their joint reach ``RJ`` [hands of the
+        first, of the second, n_tz] (their lists' positions) where not empty."""
         from musstats._kernels.vcfr import pair_terminal_sums
 
         if self.game.info != "private":
             raise MusError("a team that sees both its hands is measured on the private model")
         starts, rems, pa, pb, pw = self._pairs(team)
         d = self.deck
-        T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw, self.lists[1 - team], self.lists[3 - team],
-                                  R1, R2, RJ, self.U_work(np.float64), self.layout.u_rows, LANCE_INDEX[self.lance],
-                                  self.col, d.tab, d.nzc, d.nzn, d.nnz, d.binom)
+        L1, L2 = self.lists[1 - team], self.lists[3 - team]
+        if RJ.shape[0]:
+            (c1, C1), (c2, C2) = (np.arange(L1.shape[0]), R1), (np.arange(L2.shape[0]), R2)
+        else:
+            (c1, C1), (c2, C2) = self._classes(1 - team, R1), self._classes(3 - team, R2)
+        T, W = pair_terminal_sums(team, starts, rems, pa, pb, pw, L1, L2, c1, c2, C1, C2, RJ,
+                                  self.U_work(np.float64), self.layout.u_rows, LANCE_INDEX[self.lance], self.col,
+                                  d.tab, d.nzc, d.nzn, d.nnz, d.binom)
         return {"T": T, "W": W, "exact": True}
 
     def pair_values(self, team, SIG, response, sample):
