@@ -571,9 +571,9 @@ def team_plans(game: SolverGame, SIG: np.ndarray, *, rounds: int = 1000, tol: fl
     and the terminals); a new plan's row or column of the matrix is its sums against the other
     team (one :meth:`~.game.SolverGame.pair_sums`) against each kept plan's pair reach
     (:func:`musstats._kernels.vcfr.pair_reach_dots`).  The other team's sums against each plan
-    are kept too, up to ``bank_bytes`` (half a team, float32; the plans the mixtures used least recently
-    leave first), so that a team's sums against the other's mixture are a weighted sum; the
-    plans of the mixture whose sums are gone are summed in one pass over the deals
+    are kept too, up to ``bank_bytes`` (half a team, float32; the plans the mixtures used least
+    recently leave first), so that a team's sums against the other's mixture are a weighted
+    sum; the plans of the mixture whose sums are gone are summed in one pass over the deals
     (:meth:`~.game.SolverGame.mixture_pair_sums`)."""
     import time
     from collections import OrderedDict
