@@ -26,9 +26,10 @@ warm-up: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/musstats odds R R 3 A --seat mano
 
+# two processes (the 2-core machine), each test file in one of them (its module fixtures computed once)
 test: $(STAMP)
 	$(BIN)/python -m mypy musstats
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_exact.py

@@ -23,6 +23,24 @@ def _musstats_cache(tmp_path_factory):
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _one_thread_per_worker():
+    """Where pytest-xdist runs the tests in several processes (``make test``: one per core), each
+    runs its kernels on one numba thread: two processes of two-thread kernels on two cores wait
+    at every barrier (``one_numba_thread``).  A test that asks for more threads still gets them.
+    (Not through NUMBA_NUM_THREADS: numba reads it again when it compiles, and refuses a value
+    other than its pool's once the pool has started.)"""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(old)
+
+
 @pytest.fixture(scope="session")
 def cache_folder(tmp_path_factory):
     """The game-model disk cache folder every test uses (see ``_musstats_cache``)."""
