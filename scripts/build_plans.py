@@ -204,11 +204,6 @@ def _run_digest(path: Path | None) -> str:
 
     if path is None:
         return ""
-    if str(path) == "shipped":  # the shipped plans measured again: keyed by their file
-        from musstats.engines.betting.store import plans_path
-        from musstats.rules.variant import Variant
-
-        path = plans_path(Variant(), "as-dealt", "private")
     if not path.is_file():
         raise SystemExit(f"no such run file: {path}")
     return hashlib.sha256(path.read_bytes()).hexdigest()[:24]
@@ -252,6 +247,7 @@ def main(argv=None) -> int:
         if n not in names:
             raise SystemExit(f"unknown subgame {n!r}: one of {', '.join(names)}")
     t0 = time.perf_counter()
+    shipped = plans_path(v, args.deal, "private")  # what --import NAME=shipped measures again, and is keyed by
     bar = ProgressBar(f"{args.deal}: subgames")
     entries, rows = {}, []
     for i, n in enumerate(chosen):
@@ -259,7 +255,8 @@ def main(argv=None) -> int:
         lance, p = names[n]
         spec = Spec(lance=lance, pattern=p, deal=args.deal, info="private", variant=v)
         key = S.strategy_key({**spec.fields(), "plans": [args.minutes, args.iterations, args.samples, args.floor,
-                                                          _run_digest(sources.get(n)), 4]
+                                                          _run_digest(shipped if str(sources.get(n)) == "shipped"
+                                                                      else sources.get(n)), 4]
                               + ([args.tol] if names[n] in BOTH_SUBGAMES else [])})
         kind = f"plans-{n}-{args.deal}"
         entry = S.cache_load(kind, key)
