@@ -59,17 +59,15 @@ def _imported(path: Path, sg, lay, SIG: np.ndarray, t: int):
     """The plans of a team_plans.py run as (profiles in the working layout, weights, rounds, seconds,
     partial: whether the run stopped before its bounds met)."""
     from musstats.engines.solving.exploit import team_owners
+    from musstats.engines.solving.team import _with_plan
 
     z = np.load(path, allow_pickle=False)
-    k1 = team_owners(sg, 1 - t)[0]
+    base = lay.with_rows(SIG, team_owners(sg, 1 - t)[0], z["Q"])  # the lone opponent's strategy
     owners = [int(k) for k in z["owners"]]
     profiles = []
     j = 0
     while f"plan{j}_{owners[0]}" in z.files:
-        S = lay.with_rows(SIG, k1, z["Q"])
-        for k in owners:
-            S = lay.with_rows(S, k, z[f"plan{j}_{k}"])
-        profiles.append(S)
+        profiles.append(_with_plan(lay, base, {k: z[f"plan{j}_{k}"] for k in owners}))
         j += 1
     return profiles, np.asarray(z["weights"], float), *_log_of(path)
 

@@ -1,3 +1,4 @@
+import contextlib
 import os
 import sys
 
@@ -33,12 +34,8 @@ def _one_thread_per_worker():
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         yield
         return
-    import numba
-
-    old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(old)
+    with _numba_threads(1):
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -53,10 +50,19 @@ def one_numba_thread():
     machine with other work, a kernel on two threads waits at every barrier (test_table and
     test_discard on the busy 2-core machine: 66 s on one thread, over 800 s on two).  A module
     asks for it with ``pytestmark = pytest.mark.usefixtures("one_numba_thread")``."""
+    with _numba_threads(1):
+        yield
+
+
+@contextlib.contextmanager
+def _numba_threads(n: int):
+    """Run the kernels on ``n`` numba threads inside the block, then as before."""
     import numba
 
     old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(old)
+    numba.set_num_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
 

@@ -339,8 +339,9 @@ class VectorGame(SolverGame):
         live = [(np.ascontiguousarray(S, np.float64), float(w)) for S, w in zip(profiles, weights) if w > 0]
         if len(live) < 2 or L1.shape[0] * L2.shape[0] * self.layout.n_tz > JOINT_MAX or self.game.info != "private":
             return super().mixture_pair_sums(team, profiles, weights)
-        A = np.stack([w * self._seat_reach(S, 1 - team)[L1].T for S, w in live], axis=2)  # [n_tz, n1, P]
-        B = np.stack([self._seat_reach(S, 3 - team)[L2].T for S, _ in live], axis=1)  # [n_tz, P, n2]
+        own = self.layout.own_reach  # [n_tz, the seat's hands in its list's order]
+        A = np.stack([w * own(S, self.game.seat_owner[1 - team]) for S, w in live], axis=2)  # [n_tz, n1, P]
+        B = np.stack([own(S, self.game.seat_owner[3 - team]) for S, _ in live], axis=1)  # [n_tz, P, n2]
         RJ = np.ascontiguousarray(np.matmul(A, B).transpose(1, 2, 0))  # [n1, n2, n_tz]
         empty = np.zeros((0, 0))
         return self._as_pair_sums(team, self._opponents_sums(team, empty, empty, RJ))
