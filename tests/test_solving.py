@@ -177,6 +177,37 @@ def _brute_team_gain(g, data, sigma, t):
     return best - base
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_state_gains_and_sparing_responses_against_brute_force(seed):
+    """On the mini lance, against random strategies, what a player's best response gains in each
+    of his states (his card) is, by brute force, the best of his pure plans for that card alone
+    (the other cards' play unchanged) minus the profile's value; a response that deviates only
+    where a state gains more than a gate gains the sum of those states' gains, and nothing with a
+    gate above them all."""
+    from musstats.engines.solving.dealt import DealGame, deal_values
+    from musstats.engines.solving.exploit import paired_gain, sparing_response, state_gains
+    from musstats.engines.solving.game import Sample
+
+    g, data = mini_lance()
+    st, o, w = data
+    sigma = _random_strategy(g, np.random.default_rng(seed))
+    dg = DealGame(g, data)
+    SIG = dg.layout.from_game(sigma)
+    for k in (0, 1):  # mano (nodes 0 and 7) and second (nodes 1 and 2)
+        sign = 1.0 if g.team[k] == 0 else -1.0
+        base = sign * float(deal_values(g, sigma, st, o) @ w)
+        nodes = [n for n in range(g.tree.n_nodes) if not g.tree.is_term[n] and g.owner[n] == k]
+        want = np.array([max(sign * float(deal_values(g, _with_pure(g, sigma, zip([(n, c) for n in nodes], pure)),
+                                                      st, o) @ w)
+                             for pure in itertools.product((0, 1), repeat=len(nodes))) - base for c in range(3)])
+        br, gains = state_gains(dg, k, SIG, Sample("choose"))
+        np.testing.assert_allclose(gains, want, atol=1e-12)
+        assert want.max() > 0.01
+        for gate in (-1.0, *np.sort(want)[:-1] + 1e-9, want.max() + 1e-9):
+            got, _ = paired_gain(dg, k, SIG, sparing_response(dg, k, SIG, br, gains, gate), Sample("eval"))
+            assert got == pytest.approx(float(want[want > gate].sum()), abs=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_team_deviation_against_brute_force_over_joint_plans(seed):
     """On the mini lance, against random strategies, the team deviation of each team (alternating

@@ -85,12 +85,17 @@ def test_reading_classes_read_only_what_is_public(hands):
 
 
 def test_reading_gain_is_never_negative_in_sample(hands):
-    """A best response chosen on a sample never does worse than the strategy on that sample."""
+    """A best response chosen on a sample never does worse than the strategy on that sample, nor
+    does one that keeps the strategy where it gains less than a gate; the gate is one of those
+    tried."""
     from musstats.analysis.whole_hand import reading_gain, simulate
+
+    from musstats.analysis.whole_hand import GATES
 
     b = simulate(20_000, 4)
     r = reading_gain("chica", "mus", hands, b, seat=3)
     assert r["gain_in"] >= -1e-12 and r["gain_se"] > 0
+    assert r["gate"] in GATES
 
 
 def test_the_whole_hand_figures_add_each_readers_best_source_floored_at_zero():

@@ -59,6 +59,10 @@ STRATEGY_SETS = ("per-lance", "mus-read")
 #: the most classes a reader's history falls into (the mus bit included): beyond them the rarest
 #: histories are read as one (juego and punto reading everything: some 40,000 occur)
 MAX_CLASSES = 4096
+#: the gates a seat's response is tried with, stones per hand: it changes the strategy only in the
+#: states (hand, class) where it gains more than the gate on the hands that chose it; the gate is
+#: the one whose responses, chosen on one half of those hands, gain most on the other half
+GATES = (0.0, 1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
 
 
 @dataclass
@@ -285,9 +289,17 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
     hand: the team deviation), the best response over (hand, class of the public history)
     against the others' shipped strategies, chosen on the hands ``a`` and valued on the
     independent hands ``b`` (both played with the set ``strategies``), summed over the lance's
-    subgames: ``{"gain", "gain_se", "gain_in", "hands"}``."""
+    subgames: ``{"gain", "gain_se", "gain_in", "hands", "gate"}``.
+
+    A seat's response is sparing: it changes the strategy only in the states where it gains more
+    than a gate on ``a`` (:func:`musstats.engines.solving.exploit.sparing_response`; a reader's
+    states are his hands times up to :data:`MAX_CLASSES` classes, and in the many that few hands
+    reach a response learns the sample's noise).  The gate (of :data:`GATES`, one for the lance)
+    is chosen on ``a`` alone: responses chosen on one half of its hands, valued on the other.
+    ``b`` values the chosen gate's response once, so ``gain`` stays an unbiased value of one
+    response: a lower bound.  A pair's response is the team deviation's (``gate`` None)."""
     from musstats.engines.solving.dealt import DealGame
-    from musstats.engines.solving.exploit import best_response, paired_gain, team_deviation
+    from musstats.engines.solving.exploit import paired_gains, sparing_response, state_gains, team_deviation
     from musstats.engines.solving.game import Sample
     from musstats.tables.hands import hand_tables
 
@@ -297,6 +309,12 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
         raise MusError("give a seat or a team")
     readers: tuple[int, ...] = (int(seat),) if seat is not None else (int(team or 0), int(team or 0) + 2)
     gain = gain_in = var = 0.0
+    # a seat's sparing responses, per subgame: its share of the hands and each gate's (gain, se)
+    # on the tuning halves, the valuing hands and the choosing hands
+    shares: list[float] = []
+    tuning: list[list] = []
+    valued: list[list] = []
+    chosen_in: list[list] = []
     for pat in sorted(set(np.unique(a.pattern[lance])) - {-1}):
         sel = [np.nonzero(x.pattern[lance] == pat)[0] for x in (a, b)]
         if min(s.size for s in sel) < 100:
@@ -322,19 +340,36 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
             data.append((st, o, w))
         dg = DealGame(game, data[0], choose=data[0], evaluate=data[1], chunks=4)
         SIG = dg.layout.from_game(sigma)
+        share = sel[1].size / b.n  # the subgame's share of the hands
         if seat is not None:
             k = int(seat)
-            dev = dg.layout.with_rows(SIG, k, best_response(dg, k, SIG, Sample("choose")))
-            g, se = paired_gain(dg, k, SIG, dev, Sample("eval"))
-            gi, _ = paired_gain(dg, k, SIG, dev, Sample("choose"))
-        else:
-            r = team_deviation(dg, SIG, int(team or 0))
-            g, se, gi = r.gain, r.gain_se, r.gain_in
-        share = sel[1].size / b.n  # the subgame's share of the hands
-        gain += share * g
-        gain_in += share * gi
-        var += (share * se) ** 2
-    return {"gain": gain, "gain_se": float(np.sqrt(var)), "gain_in": gain_in, "hands": int(b.n), "H": H}
+            # each gate's response chosen on one half of the choosing hands, valued on the other
+            st_a, o_a, _ = data[0]
+            halves = [(st_a[p], o_a[p], np.full(p.shape[0], 1.0 / p.shape[0]))
+                      for p in np.array_split(np.arange(sel[0].size), 2)]
+            cv = DealGame(game, halves[0], choose=halves[0], evaluate=halves[1], chunks=4)
+            on_a = sel[0].size / a.n
+            for smp, acc in ((cv, tuning), (dg, valued)):
+                br, gains = state_gains(smp, k, SIG, Sample("choose"))
+                devs = [sparing_response(smp, k, SIG, br, gains, gate / on_a) for gate in GATES]
+                acc.append(paired_gains(smp, k, SIG, devs, Sample("eval")))
+                if smp is dg:
+                    chosen_in.append(paired_gains(dg, k, SIG, devs, Sample("choose")))
+            shares.append(share)
+            continue
+        r = team_deviation(dg, SIG, int(team or 0))
+        gain += share * r.gain
+        gain_in += share * r.gain_in
+        var += (share * r.gain_se) ** 2
+    gate = None
+    if shares:  # the gate whose responses gain most on the tuning halves, summed over the subgames
+        i = int(np.argmax([sum(sh * t[j][0] for sh, t in zip(shares, tuning)) for j in range(len(GATES))]))
+        gate = GATES[i]
+        gain = sum(sh * g[i][0] for sh, g in zip(shares, valued))
+        var = sum((sh * g[i][1]) ** 2 for sh, g in zip(shares, valued))
+        gain_in = sum(sh * g[i][0] for sh, g in zip(shares, chosen_in))
+    return {"gain": gain, "gain_se": float(np.sqrt(var)), "gain_in": gain_in, "hands": int(b.n), "H": H,
+            "gate": gate}
 
 
 def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str, strategies: str = "per-lance"):
@@ -461,7 +496,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
         ("" if cuts == "flags" else f"-cuts-{cuts}-{flags_digest(cut_rule_flags(cuts, v))}")
     for i, (lance, src, (kind, x)) in enumerate(jobs):
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
-        path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs)
+        path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs,
+                                *(("sparing",) + GATES if kind == "seat" else ()))
         z = cache.load(path)
         if z is None and kind == "team" and not (teams and lance in team_lances):
             continue
@@ -469,12 +505,14 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
             r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
                              team=x if kind == "team" else None, strategies=strategies)
             cache.save(path, True, gain=np.asarray(r["gain"], float), gain_se=np.asarray(r["gain_se"], float),
-                       gain_in=np.asarray(r["gain_in"], float))
+                       gain_in=np.asarray(r["gain_in"], float),
+                       gate=np.asarray(np.nan if r["gate"] is None else r["gate"], float))
         else:
-            r = {k: float(z[k]) for k in ("gain", "gain_se", "gain_in")}
+            r = {k: float(z[k]) if k in z else None for k in ("gain", "gain_se", "gain_in", "gate")}
+        gate = None if r["gate"] is None or np.isnan(r["gate"]) else float(r["gate"])
         rows.append({"lance": lance, "source": src,
                      "reader": SEATS[x] if kind == "seat" else ("mano+third", "second+postre")[x], "kind": kind,
-                     "gain": r["gain"], "gain_se": r["gain_se"], "gain_in": r["gain_in"]})
+                     "gain": r["gain"], "gain_se": r["gain_se"], "gain_in": r["gain_in"], "gate": gate})
         if progress is not None:
             progress(i + 1, len(jobs))
     df = pd.DataFrame(rows)
@@ -485,7 +523,9 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
                                + ("the shipped per-lance strategies" if strategies == "per-lance" else
                                   "the strategies that read who cut (hands as dealt) and the shipped after-mus ones")
                                + ", chosen on one sample of whole hands and valued on "
-                               "an independent one (gain: a lower bound) and in sample (gain_in)"})
+                               "an independent one (gain: a lower bound) and in sample (gain_in); a seat's "
+                               "response changes the strategy only in the states where it gains more than a gate "
+                               "(stones per hand) on the choosing hands, the gate chosen on halves of them"})
     return df
 
 
