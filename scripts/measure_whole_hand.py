@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     text = [f"Whole hands: {a.hands:,} to choose the responses on and {a.hands:,} to value them on (seed {a.seed}); "
             f"the mus round in {100 * df.attrs['mus_share']:.1f} % of them, an accepted órdago ending "
             f"{100 * df.attrs['ordago_ended']:.1f} %; {time.perf_counter() - t0:.0f} s.", "",
-            frame_to_markdown(df.drop(columns=["kind"]).round(4)), "",
+            frame_to_markdown(df.drop(columns=["kind"]).round({"gain": 4, "gain_se": 4, "gain_in": 4})), "",
             "Each row's lower bound counted at max(gain, 0); per lance and reader the source that gains most "
             f"(stones per hand): NashConv {doc['nashconv']:.4f} ± {doc['nashconv_se']:.4f}"
             + (f" (the per-lance strategies: {doc['baseline_nashconv']:.4f} ± {doc['baseline_nashconv_se']:.4f})"

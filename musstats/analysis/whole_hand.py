@@ -601,8 +601,17 @@ def exploitability_document(df, baseline=None) -> dict:
             "team_gain": team, "team_gain_se": team_se, "team_lances": team_lances,
             "baseline_nashconv": base, "baseline_nashconv_se": base_se,
             "by_source": by_source, "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
-            "rows": [{k: (round(x, 4) if isinstance(x, float) else x) for k, x in r.items()}
-                     for r in df.to_dict("records")]}
+            "rows": [{k: _row_value(k, x) for k, x in r.items()} for r in df.to_dict("records")]}
+
+
+def _row_value(key: str, x):
+    """A row's value as the document keeps it: gains to 4 decimals, a gate as it is, a missing
+    gate (a pair's row) None."""
+    if not isinstance(x, float):
+        return x
+    if key == "gate":
+        return None if np.isnan(x) else x
+    return round(x, 4)
 
 
 def write_exploitability(df, baseline=None, variant: Variant | None = None):

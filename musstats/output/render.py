@@ -572,11 +572,12 @@ def render_whole_hand(d: dict) -> str:
     t = Table(title=f"Reading the whole hand · {d.get('variant')} · {d.get('units')}",
               caption=f"{d.get('method')}; {d.get('hands') or 0:,} hands to choose on and as many to value on, "
                       f"seed {d.get('seed')}; strategies: {d.get('strategies')}")
-    for c in ("Lance", "Reads", "Reader", "Gain ± SE", "In sample"):
-        t.add_column(c, justify="right" if c in ("Gain ± SE", "In sample") else "left")
+    for c in ("Lance", "Reads", "Reader", "Gain ± SE", "In sample", "Gate"):
+        t.add_column(c, justify="left" if c in ("Lance", "Reads", "Reader") else "right")
     for r in d.get("rows", []):
+        gate = r.get("gate")
         t.add_row(LANCE_ES.get(r["lance"], r["lance"]), r["source"], r["reader"], f"{r['gain']:+.3f} ± {r['gain_se']:.3f}",
-                  f"{r['gain_in']:+.3f}")
+                  f"{r['gain_in']:+.3f}", "" if gate is None else f"{gate:g}")
     team = d.get("team_gain") or [None, None]
     tse = d.get("team_gain_se") or [None, None]
     lines = [f"A seat reading the history (per lance the source that gains most, a negative bound at 0), summed over "
