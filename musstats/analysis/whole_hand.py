@@ -309,12 +309,11 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
         raise MusError("give a seat or a team")
     readers: tuple[int, ...] = (int(seat),) if seat is not None else (int(team or 0), int(team or 0) + 2)
     gain = gain_in = var = 0.0
-    # a seat's sparing responses, per subgame: its share of the hands and each gate's (gain, se)
-    # on the tuning halves, the valuing hands and the choosing hands
+    # a seat's sparing responses, per subgame: its share of the hands and per gate the (gain, se)
+    # on the tuning halves, and on the valuing then the choosing hands
     shares: list[float] = []
     tuning: list[list] = []
     valued: list[list] = []
-    chosen_in: list[list] = []
     for pat in sorted(set(np.unique(a.pattern[lance])) - {-1}):
         sel = [np.nonzero(x.pattern[lance] == pat)[0] for x in (a, b)]
         if min(s.size for s in sel) < 100:
@@ -349,12 +348,10 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
                       for p in np.array_split(np.arange(sel[0].size), 2)]
             cv = DealGame(game, halves[0], choose=halves[0], evaluate=halves[1], chunks=4)
             on_a = sel[0].size / a.n
-            for smp, acc in ((cv, tuning), (dg, valued)):
+            for smp, acc, samples in ((cv, tuning, (Sample("eval"),)), (dg, valued, (Sample("eval"), Sample("choose")))):
                 br, gains = state_gains(smp, k, SIG, Sample("choose"))
-                devs = [sparing_response(smp, k, SIG, br, gains, gate / on_a) for gate in GATES]
-                acc.append(paired_gains(smp, k, SIG, devs, Sample("eval")))
-                if smp is dg:
-                    chosen_in.append(paired_gains(dg, k, SIG, devs, Sample("choose")))
+                devs = (sparing_response(smp, k, SIG, br, gains, gate / on_a) for gate in GATES)
+                acc.append(paired_gains(smp, k, SIG, devs, samples))
             shares.append(share)
             continue
         r = team_deviation(dg, SIG, int(team or 0))
@@ -363,11 +360,11 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
         var += (share * r.gain_se) ** 2
     gate = None
     if shares:  # the gate whose responses gain most on the tuning halves, summed over the subgames
-        i = int(np.argmax([sum(sh * t[j][0] for sh, t in zip(shares, tuning)) for j in range(len(GATES))]))
+        i = int(np.argmax([sum(sh * t[j][0][0] for sh, t in zip(shares, tuning)) for j in range(len(GATES))]))
         gate = GATES[i]
-        gain = sum(sh * g[i][0] for sh, g in zip(shares, valued))
-        var = sum((sh * g[i][1]) ** 2 for sh, g in zip(shares, valued))
-        gain_in = sum(sh * g[i][0] for sh, g in zip(shares, chosen_in))
+        gain = sum(sh * g[i][0][0] for sh, g in zip(shares, valued))
+        var = sum((sh * g[i][0][1]) ** 2 for sh, g in zip(shares, valued))
+        gain_in = sum(sh * g[i][1][0] for sh, g in zip(shares, valued))
     return {"gain": gain, "gain_se": float(np.sqrt(var)), "gain_in": gain_in, "hands": int(b.n), "H": H,
             "gate": gate}
 
