@@ -185,7 +185,8 @@ def test_state_gains_and_sparing_responses_against_brute_force(seed):
     where a state gains more than a gate gains the sum of those states' gains, and nothing with a
     gate above them all."""
     from musstats.engines.solving.dealt import DealGame, deal_values
-    from musstats.engines.solving.exploit import paired_gain, sparing_response, state_gains
+    from musstats.engines.solving.exploit import paired_gains, sparing_block, state_gains
+    from musstats.engines.solving.game import SolverGame
     from musstats.engines.solving.game import Sample
 
     g, data = mini_lance()
@@ -203,9 +204,17 @@ def test_state_gains_and_sparing_responses_against_brute_force(seed):
         br, gains = state_gains(dg, k, SIG, Sample("choose"))
         np.testing.assert_allclose(gains, want, atol=1e-12)
         assert want.max() > 0.01
-        for gate in (-1.0, *np.sort(want)[:-1] + 1e-9, want.max() + 1e-9):
-            got, _ = paired_gain(dg, k, SIG, sparing_response(dg, k, SIG, br, gains, gate), Sample("eval"))
-            assert got == pytest.approx(float(want[want > gate].sum()), abs=1e-12)
+        gates = (-1.0, *np.sort(want)[:-1] + 1e-9, want.max() + 1e-9)
+        blocks = [sparing_block(dg, k, SIG, br, gains, gate) for gate in gates]
+        got = paired_gains(dg, k, SIG, iter(blocks), (Sample("eval"), Sample("choose")))
+        for gate, row in zip(gates, got):
+            for gain, _ in row:
+                assert gain == pytest.approx(float(want[want > gate].sum()), abs=1e-12)
+        # the deals' shortcut (the profile made once, only k's slots written) values each block as
+        # the profile with that block does
+        for fast, slow in zip(dg.block_values(k, SIG, iter(blocks), (Sample("eval"),)),
+                              SolverGame.block_values(dg, k, SIG, iter(blocks), (Sample("eval"),))):
+            np.testing.assert_allclose(fast[0], slow[0], atol=1e-15)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -292,14 +292,14 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
     subgames: ``{"gain", "gain_se", "gain_in", "hands", "gate"}``.
 
     A seat's response is sparing: it changes the strategy only in the states where it gains more
-    than a gate on ``a`` (:func:`musstats.engines.solving.exploit.sparing_response`; a reader's
+    than a gate on ``a`` (:func:`musstats.engines.solving.exploit.sparing_block`; a reader's
     states are his hands times up to :data:`MAX_CLASSES` classes, and in the many that few hands
     reach a response learns the sample's noise).  The gate (of :data:`GATES`, one for the lance)
     is chosen on ``a`` alone: responses chosen on one half of its hands, valued on the other.
     ``b`` values the chosen gate's response once, so ``gain`` stays an unbiased value of one
     response: a lower bound.  A pair's response is the team deviation's (``gate`` None)."""
     from musstats.engines.solving.dealt import DealGame
-    from musstats.engines.solving.exploit import paired_gains, sparing_response, state_gains, team_deviation
+    from musstats.engines.solving.exploit import paired_gains, sparing_block, state_gains, team_deviation
     from musstats.engines.solving.game import Sample
     from musstats.tables.hands import hand_tables
 
@@ -350,8 +350,8 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
             on_a = sel[0].size / a.n
             for smp, acc, samples in ((cv, tuning, (Sample("eval"),)), (dg, valued, (Sample("eval"), Sample("choose")))):
                 br, gains = state_gains(smp, k, SIG, Sample("choose"))
-                devs = (sparing_response(smp, k, SIG, br, gains, gate / on_a) for gate in GATES)
-                acc.append(paired_gains(smp, k, SIG, devs, samples))
+                blocks = (sparing_block(smp, k, SIG, br, gains, gate / on_a) for gate in GATES)
+                acc.append(paired_gains(smp, k, SIG, blocks, samples))
             shares.append(share)
             continue
         r = team_deviation(dg, SIG, int(team or 0))

@@ -195,13 +195,27 @@ class DealGame(SolverGame):
         return PairSums(T, np.bincount(pair, w, n_pairs), a, b, p // nb, p % nb)
 
     def sample_values(self, k, SIG, sample):
+        return self._values(k, self.layout.to_game(SIG), sample)
+
+    def _values(self, k: int, sigma: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`sample_values` of the profile ``sigma`` in the stored layout."""
         from musstats._kernels.cfr import root_values
 
         g = self.game
         st, o, w = self._sample(sample)
-        v = root_values(st, o, self.layout.to_game(SIG), g.kernel_args(), g.U)
+        v = root_values(st, o, sigma, g.kernel_args(), g.U)
         sign = 1.0 if int(g.team[k]) == 0 else -1.0
         return sign * v * w, w
+
+    def block_values(self, k, SIG, blocks, samples):
+        """As :meth:`SolverGame.block_values`, the profile in the stored layout made once and
+        only owner ``k``'s slots written for each block (a reader's profile can take
+        gigabytes)."""
+        sigma = self.layout.to_game(SIG)
+        slots, flat = self.layout.owner_slots(k)
+        for B in blocks:
+            sigma[slots] = np.asarray(B).ravel()[flat]
+            yield [self._values(k, sigma, s)[0] for s in samples]
 
 
 def deal_values(game: Game, sigma: np.ndarray, st: np.ndarray, o: np.ndarray) -> np.ndarray:

@@ -33,6 +33,7 @@ law of the states), and how a best response and a strategy's value are measured 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -326,6 +327,13 @@ class Layout:
         out[self.gidx] = SIG.ravel()[self.tidx]
         return out
 
+    def owner_slots(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Owner ``k``'s used slots: their stored-layout index and their flat index in his
+        block [rows of k, m[k]] (:meth:`owner_rows`)."""
+        r = self.tidx // self.MS - int(self.tb[k])
+        mine = (r >= 0) & (r < self.rows(k))
+        return self.gidx[mine], r[mine] * int(self.m[k]) + self.tidx[mine] % self.MS
+
     def from_game(self, sigma: np.ndarray) -> np.ndarray:
         out = np.zeros((self.n_rows, self.MS))
         out.ravel()[self.tidx] = sigma[self.gidx]
@@ -561,6 +569,16 @@ class SolverGame:
 
     def sample_values(self, k: int, SIG: np.ndarray, sample: Sample) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
         raise NotImplementedError
+
+    def block_values(self, k: int, SIG: np.ndarray, blocks: Iterable[np.ndarray],
+                     samples: tuple[Sample, ...]) -> Iterator[list[np.ndarray]]:
+        """For each of owner ``k``'s blocks (:meth:`Layout.owner_rows`'s shape) in turn, his
+        team's utility per unit of each sample when he plays it and the others ``SIG`` (as
+        :meth:`sample_values` of ``SIG`` with that block).  ``blocks`` is read lazily, one at
+        a time; by default each profile is built and valued."""
+        for B in blocks:
+            D = self.layout.with_rows(SIG, k, B)
+            yield [self.sample_values(k, D, s)[0] for s in samples]
 
     def strength(self, k: int) -> np.ndarray:
         """A strength of each of owner ``k``'s columns (higher: a stronger hand), for the
