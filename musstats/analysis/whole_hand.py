@@ -346,12 +346,13 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
             st_a, o_a, _ = data[0]
             halves = [(st_a[p], o_a[p], np.full(p.shape[0], 1.0 / p.shape[0]))
                       for p in np.array_split(np.arange(sel[0].size), 2)]
-            cv = DealGame(game, halves[0], choose=halves[0], evaluate=halves[1], chunks=4)
             on_a = sel[0].size / a.n
-            for smp, acc, samples in ((cv, tuning, (Sample("eval"),)), (dg, valued, (Sample("eval"), Sample("choose")))):
+            for acc, samples in ((tuning, (Sample("eval"),)), (valued, (Sample("eval"), Sample("choose")))):
+                smp = dg.on_samples(halves[0], halves[1]) if acc is tuning else dg  # one layout
                 br, gains = state_gains(smp, k, SIG, Sample("choose"))
                 blocks = (sparing_block(smp, k, SIG, br, gains, gate / on_a) for gate in GATES)
                 acc.append(paired_gains(smp, k, SIG, blocks, samples))
+                del smp, br, gains, blocks
             shares.append(share)
             continue
         r = team_deviation(dg, SIG, int(team or 0))

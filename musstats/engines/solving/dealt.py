@@ -13,6 +13,7 @@ updated together (the ``dcfr-simultaneous`` preset).
 
 from __future__ import annotations
 
+import copy
 from typing import Callable, cast
 
 import numpy as np
@@ -59,6 +60,13 @@ class DealGame(SolverGame):
             return "exact: every deal with its probability"
         return (f"deal sampling: {self.choose[0].shape[0]:,} deals to choose a response on, "
                 f"{self.evaluate[0].shape[0]:,} independent ones to value it on")
+
+    def on_samples(self, choose: Deals, evaluate: Deals) -> DealGame:
+        """The same game, its layout shared, measured on the samples ``choose`` and
+        ``evaluate`` (and trained on ``choose``)."""
+        other = copy.copy(self)
+        other.train, other.choose, other.evaluate, other.exact = choose, choose, evaluate, False
+        return other
 
     def batch_at(self, t: int) -> Deals:
         """Iteration ``t``'s deals."""

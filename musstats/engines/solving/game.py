@@ -371,6 +371,13 @@ class Layout:
 
         return own_reach_terminal(SIG, self.tr, int(self.tb[k]), int(self.m[k]), k, self.n_tz)
 
+    def block_reach(self, block: np.ndarray, k: int) -> np.ndarray:
+        """:meth:`own_reach` of owner ``k`` playing ``block`` (his rows, :meth:`owner_rows`'s
+        shape), without a whole profile."""
+        from musstats._kernels.cfr import own_reach_terminal
+
+        return own_reach_terminal(np.ascontiguousarray(block, np.float64), self.tr, 0, int(self.m[k]), k, self.n_tz)
+
     def best_response(self, k: int, T: np.ndarray) -> np.ndarray:
         """Owner ``k``'s pure best response (its block, one-hot) from its terminal sums ``T``
         [n_tz, m[k]] (chance and the others' reach in): bottom-up, the action of highest
