@@ -138,6 +138,10 @@ def test_the_whole_hand_figures_add_each_readers_best_source_floored_at_zero():
 
     text = render_whole_hand(d)
     assert "(the baseline): 0.455" in text and "0.910" in text
+    # rows without a gate are plain best responses, and the text says their bound is looser
+    assert "plain best responses" in text
+    d["rows"] = [{**r, "gate": 1e-4 if r["kind"] == "seat" else None} for r in d["rows"]]
+    assert "plain best responses" not in render_whole_hand(d)
 
 
 def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):

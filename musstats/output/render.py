@@ -585,6 +585,10 @@ def render_whole_hand(d: dict) -> str:
     if d.get("baseline") and d.get("baseline") != d.get("strategies"):
         lines.append(f"The same against {d['baseline']} (the baseline): "
                      f"{d['baseline_nashconv']:.3f} ± {d['baseline_nashconv_se']:.3f}")
+    if any(r.get("kind") == "seat" and r.get("gate") is None for r in d.get("rows", [])):
+        lines.append("The seats' rows here are plain best responses (no gate): on these samples they learn the "
+                     "noise of their many states, and a sparing response (a gate on each state's gain) finds more, "
+                     "so these figures understate what reading gains.")
     tl = d.get("team_lances") or [[], []]
     for who, g, se, ls in (("mano and third", team[0], tse[0], tl[0]), ("second and postre", team[1], tse[1], tl[1])):
         if g is not None:
