@@ -205,7 +205,7 @@ def test_state_gains_and_sparing_responses_against_brute_force(seed):
         np.testing.assert_allclose(gains, want, atol=1e-12)
         assert want.max() > 0.01
         gates = (-1.0, *np.sort(want)[:-1] + 1e-9, want.max() + 1e-9)
-        blocks = [sparing_block(dg, k, SIG, br, gains, gate) for gate in gates]
+        blocks = [sparing_block(br, dg.layout.owner_rows(SIG, k), gains, gate) for gate in gates]
         got = paired_gains(dg, k, SIG, iter(blocks), (Sample("eval"), Sample("choose")))
         for gate, row in zip(gates, got):
             for gain, _ in row:

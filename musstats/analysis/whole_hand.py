@@ -347,12 +347,13 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
             halves = [(st_a[p], o_a[p], np.full(p.shape[0], 1.0 / p.shape[0]))
                       for p in np.array_split(np.arange(sel[0].size), 2)]
             on_a = sel[0].size / a.n
-            for acc, samples in ((tuning, (Sample("eval"),)), (valued, (Sample("eval"), Sample("choose")))):
-                smp = dg.on_samples(halves[0], halves[1]) if acc is tuning else dg  # one layout
+            own = dg.layout.owner_rows(SIG, k)  # the strategy's block, kept where a response does not gain enough
+            for smp, acc, samples in ((dg.on_samples(halves[0], halves[1]), tuning, (Sample("eval"),)),
+                                      (dg, valued, (Sample("eval"), Sample("choose")))):
                 br, gains = state_gains(smp, k, SIG, Sample("choose"))
-                blocks = (sparing_block(smp, k, SIG, br, gains, gate / on_a) for gate in GATES)
+                blocks = (sparing_block(br, own, gains, gate / on_a) for gate in GATES)
                 acc.append(paired_gains(smp, k, SIG, blocks, samples))
-                del smp, br, gains, blocks
+                del br, gains  # before the next response's (a reader's block can take gigabytes)
             shares.append(share)
             continue
         r = team_deviation(dg, SIG, int(team or 0))
