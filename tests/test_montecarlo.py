@@ -359,6 +359,31 @@ def test_progress_bar_draws_on_a_terminal(monkeypatch, capsys):
     assert "Grande" in out
 
 
+def test_progress_bar_writes_plain_lines_to_a_log(monkeypatch, capsys):
+    # where stderr is not a terminal: nothing for the first LOG_EVERY seconds, then a line at most
+    # every LOG_EVERY seconds (done/total, elapsed, ETA = elapsed x left / done), and one at the end
+    import musstats.output.progress as progress
+
+    clock = [1000.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    bar = progress.ProgressBar("subgames")
+    for t, done in ((0.5, 1), (29.0, 5), (31.0, 10), (40.0, 20), (62.0, 40), (70.0, 100)):
+        clock[0] = 1000.0 + t
+        bar(done, 100)
+    bar.close()
+    lines = capsys.readouterr().err.splitlines()
+    # 31 s, 10 of 100: 31 x 90 / 10 = 279 s left; 62 s, 40 of 100: 62 x 60 / 40 = 93 s left
+    assert lines == ["subgames: 10/100, 0:00:31 elapsed, ETA 0:04:39",
+                     "subgames: 40/100, 0:01:02 elapsed, ETA 0:01:33",
+                     "subgames: 100/100, 0:01:10 elapsed"]
+    short = progress.ProgressBar("deals")  # a run shorter than LOG_EVERY writes nothing
+    clock[0] += 20.0
+    short(5, 5)
+    short.close()
+    assert capsys.readouterr().err == ""
+
+
 # ---------------------------------------------------------------- independent naive simulation
 
 FACES_8 = naive.FACES_8
