@@ -409,3 +409,63 @@ def test_pair_values_agree_with_the_vector_estimate_and_seeing_more_never_loses(
     mc, se = ratio(*vg.configure(n_eval=20_000).sample_values(0, SIG, Sample("eval")))
     assert abs(base[0] / W[0] - mc) <= 4 * se and se > 0
     assert best[0] >= base[0] and (best[0] - base[0]) / W[0] > 0.01  # a random strategy gains from seeing more
+
+
+@pytest.mark.parametrize("lance,pattern", [("grande", 15), ("pares", 0b1011)])
+def test_range_weights_are_the_deal_solvers_on_the_reweighted_deals(lance, pattern):
+    """A public history earlier in the hand reweights each seat's range by a factor per hand
+    (his own probabilities of his actions on it).  With such factors (random, some hands ruled
+    out), the vector kernel's regrets and the framework's best-response gains and value equal
+    the deal solver's on the deals spelled out, each weighted by sample weight x P(hand |
+    others) x the product of the four seats' factors of their hands."""
+    from musstats._kernels.cfr import cfr_regrets
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.vector import draw_others, vector_regrets
+    from musstats.engines.solving.dealt import DealGame
+    from musstats.engines.solving.exploit import best_response, nashconv, paired_gain, ratio
+    from musstats.engines.solving.game import Sample, chunk_bounds
+
+    v, t, game, vg, sigma = _subgame(lance, pattern, "private", 3)
+    rng = np.random.default_rng(19)
+    rw = rng.uniform(0.0, 2.0, (4, t.n_hands)) * (rng.random((4, t.n_hands)) > 0.2)
+    vg.configure(range_weights=rw)
+    SIG = vg.layout.from_game(sigma)
+    checked = 0
+    for k in vg.layout.active():
+        hands, _ = draw_others(vg, k, 3, 8, (55, k))
+        sw = np.array([1.0, 2.0, 0.5])
+        deals, w = _spelled_out(vg, k, hands, sw, t)
+        w = w * np.prod(rw[np.arange(4)[None, :], deals], axis=1)
+        st, o, _ = prepare(game, deals, v, lance)
+        got = vector_regrets(vg, k, sigma, hands, sw)
+        want = cfr_regrets(chunk_bounds(len(deals), 8), st, o, w, sigma, game.kernel_args(), game.U,
+                           game.n_slots).sum(axis=0)
+        lo, hi = int(game.obase[k]), int(game.obase[k] + game.n_states[k] * game.stride[k])
+        scale = np.abs(want[lo:hi]).max()
+        assert scale > 0
+        np.testing.assert_allclose(got[lo:hi], want[lo:hi], rtol=0, atol=1e-9 * scale)
+        vg.configure(given={k: ((hands, sw), (hands, sw))})
+        dev = vg.layout.with_rows(SIG, k, best_response(vg, k, SIG, Sample("choose")))
+        gain, _ = paired_gain(vg, k, SIG, dev, Sample("eval"))
+        dg = DealGame(game, (st, o, w / w.sum()))
+        ref = nashconv(dg, dg.layout.from_game(sigma))
+        assert ref.gains_in[k] > 1e-6
+        assert gain == pytest.approx(ref.gains_in[k], rel=1e-9, abs=1e-12)
+        if int(game.team[k]) == 0:
+            value, _ = ratio(*vg.sample_values(k, SIG, Sample("eval")))
+            assert value == pytest.approx(ref.value, rel=1e-9, abs=1e-12)
+        checked += 1
+    assert checked >= 2
+
+
+def test_range_weights_are_checked():
+    from musstats.base.errors import MusError
+
+    _, t, _, vg, _ = _subgame("grande", 15, "private", 1)
+    with pytest.raises(MusError):
+        vg.configure(range_weights=np.ones((3, t.n_hands)))
+    with pytest.raises(MusError):
+        vg.configure(range_weights=-np.ones((4, t.n_hands)))
+    vg.configure(range_weights=np.ones((4, t.n_hands)))
+    with pytest.raises(MusError):  # the exact sums over a pair's hands do not read them
+        vg.pair_response(0, vg.layout.uniform(), None)

@@ -100,8 +100,10 @@ class TreeArrays(NamedTuple):
 class DeckArrays(NamedTuple):
     """The deck and hand tables of a subgame (``D`` of the kernels): the class of each
     physical card, the hand index of 4 classes, the cards per class, each hand's classes and
-    counts (``nzc``, ``nzn``, ``nnz``), binomials, the lance table, who holds the lance and
-    what each seat must hold (-1: anything)."""
+    counts (``nzc``, ``nzn``, ``nnz``), binomials, the lance table, who holds the lance,
+    what each seat must hold (-1: anything) and each seat's range weights ``rw`` [4, H] (a
+    factor per seat and hand on the deal's law: what the public history says of a hand; ones
+    for the hands as dealt).  The pooled teams' pairs read no range weights."""
 
     card_class: np.ndarray
     idx4: np.ndarray
@@ -113,6 +115,7 @@ class DeckArrays(NamedTuple):
     tab: np.ndarray
     hold: np.ndarray
     req: np.ndarray
+    rw: np.ndarray
 
 
 # ---------------------------------------------------------------------------
@@ -342,10 +345,14 @@ def _prepare(hb, swb, seat, k, L, ow, pos, lance, col, D, inv_total, hs, rem, wj
                     vf0 += tab[hs[q], col]
                 else:
                     vf1 += tab[hs[q], col]
+    rw = D.rw
+    for q in range(4):
+        if q != seat:
+            swb *= rw[q, hs[q]]
     wsum = 0.0
     for j in range(L.shape[0]):
         h = L[j]
-        w = _ways(h, rem, nzc, nzn, nnz, binom) * inv_total * swb
+        w = _ways(h, rem, nzc, nzn, nnz, binom) * inv_total * swb * rw[seat, h]
         wj[j] = w
         wsum += w
         so = seat_row(h, seat, tab)[lance]

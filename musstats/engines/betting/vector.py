@@ -117,6 +117,7 @@ class VectorGame(SolverGame):
     n_pairs: int | None = None
     n_choose: int | None = None
     given: dict | None = None
+    range_weights: np.ndarray | None = None
     _G: TreeArrays | None = field(default=None, repr=False)
     _pair_cache: dict = field(default_factory=dict, repr=False)
     _D: DeckArrays | None = field(default=None, repr=False)
@@ -147,8 +148,10 @@ class VectorGame(SolverGame):
         """Packed deck arrays of the kernels."""
         if self._D is None:
             d = self.deck
+            rw = np.ones((4, d.n_hands)) if self.range_weights is None else \
+                np.ascontiguousarray(self.range_weights, np.float64)
             self._D = DeckArrays(d.card_class, d.idx4, d.cls_cnt, d.nzc, d.nzn, d.nnz, d.binom, d.tab, self.hold,
-                                 self.req)
+                                 self.req, rw)
         return self._D
 
     def U_work(self, dtype) -> np.ndarray:
@@ -160,11 +163,25 @@ class VectorGame(SolverGame):
 
     def configure(self, **kw) -> "VectorGame":
         """Set the chance settings (``seed``, ``batch``, ``batch_single``, ``n_eval``,
-        ``n_pairs``, ``given``); returns the game."""
+        ``n_pairs``, ``given``, ``range_weights``); returns the game.
+
+        ``range_weights`` (float [4, H], or None for the hands as dealt): a factor per seat and
+        hand on the deal's law, what a public history says of each seat's hand.  With private
+        strategies earlier in the hand, P(history | the four hands) is the product over the
+        seats of each one's own probabilities of his actions on it, so the subgame after that
+        history is this one with each seat's range so weighted (card removal still exact).
+        Samples then carry the others' factors and the enumerated hands their own."""
         for k, x in kw.items():
             if not hasattr(self, k) or k.startswith("_"):
                 raise AttributeError(k)
+            if k == "range_weights" and x is not None:
+                x = np.asarray(x, np.float64)
+                if x.shape != (4, self.deck.n_hands) or (x < 0).any() or not np.isfinite(x).all():
+                    raise MusError("range weights are four rows of non-negative factors, one per hand")
+                if any(self.partner_seat(o) >= 0 for o in range(self.n_owners)):
+                    raise MusError("a pooled team's pairs read no range weights")
             setattr(self, k, x)
+        self._D = None
         return self
 
     # -- the solver's interface ------------------------------------------------
@@ -289,6 +306,8 @@ class VectorGame(SolverGame):
 
         if self.game.info != "private":
             raise MusError("a team that sees both its hands is measured on the private model")
+        if self.range_weights is not None:
+            raise MusError("the sums over a team's pairs of hands read no range weights")
         starts, rems, pa, pb, pw = self._pairs(team)
         d = self.deck
         L1, L2 = self.lists[1 - team], self.lists[3 - team]
