@@ -46,7 +46,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -545,6 +545,31 @@ CUTS_TEXT = {"per-lance": "the per-lance strategies, the mus decision's equilibr
                          "its likelier choice) and the discard table"}
 
 
+def _floored(rows):
+    """A row's lower bound counted at max(gain, 0) (column ``floor``)."""
+    return rows.assign(floor=rows.gain.clip(lower=0.0))
+
+
+def _best(rows):
+    """Per lance and reader, the row of the source that gains most."""
+    if not len(rows):
+        return rows
+    return rows.loc[rows.groupby(["lance", "reader"]).floor.idxmax()]
+
+
+def _total(rows) -> tuple[float, float]:
+    se = np.where(rows.gain > 0, rows.gain_se, 0.0)  # a row at the floor adds no error
+    return round(float(rows.floor.sum()), 4), round(float(np.sqrt((se ** 2).sum())), 4)
+
+
+def seat_total(rows) -> tuple[float, float]:
+    """The whole-hand NashConv of a table of rows (a DataFrame with ``lance``, ``source``,
+    ``reader``, ``kind``, ``gain``, ``gain_se``): per lance and seat the source whose response
+    gains most, at max(gain, 0), summed; ± SE."""
+    d = _floored(rows)
+    return _total(_best(d[d.kind == "seat"]))
+
+
 def exploitability_document(df, baseline=None) -> dict:
     """The whole-hand figures of a :func:`reading_table` (stones per hand); ``baseline``: the
     table of the per-lance strategies on the same hands (default: ``df`` itself), whose
@@ -559,37 +584,19 @@ def exploitability_document(df, baseline=None) -> dict:
     import pandas as pd
 
     a = df.attrs
-
-    def floored(x):  # a row's lower bound counted at max(gain, 0)
-        return x.assign(floor=x.gain.clip(lower=0.0))
-
-    d = floored(df)
-
-    def best(rows):  # per lance and reader, the source that gains most
-        if not len(rows):
-            return rows
-        return rows.loc[rows.groupby(["lance", "reader"]).floor.idxmax()]
-
-    def total(rows) -> tuple[float, float]:
-        se = np.where(rows.gain > 0, rows.gain_se, 0.0)  # a row at the floor adds no error
-        return round(float(rows.floor.sum()), 4), round(float(np.sqrt((se ** 2).sum())), 4)
-
-    nash, nash_se = total(best(d[d.kind == "seat"]))
-    if baseline is None:
-        base, base_se = nash, nash_se
-    else:
-        b = floored(baseline)
-        base, base_se = total(best(b[b.kind == "seat"]))
+    d = _floored(df)
+    nash, nash_se = seat_total(df)
+    base, base_se = (nash, nash_se) if baseline is None else seat_total(baseline)
     team, team_se, team_lances = [], [], []
     for who in ("mano+third", "second+postre"):
-        r = best(d[(d.kind == "team") & (d.reader == who)])
-        g, se = total(r) if len(r) else (None, None)
+        r = _best(d[(d.kind == "team") & (d.reader == who)])
+        g, se = _total(r) if len(r) else (None, None)
         team.append(g)
         team_se.append(se)
         team_lances.append([x for x in LANCE_ORDER if len(r) and (r.lance == x).any()])
     by_source = {}
     for src, r in d[d.kind == "seat"].groupby("source"):
-        g, se = total(pd.DataFrame(r))
+        g, se = _total(pd.DataFrame(r))
         by_source[src] = {"gain": g, "gain_se": se}
     return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
             "strategies": (CUTS_TEXT if a.get("cuts") == "equilibrium" else SET_TEXT)[a.get("strategies", "per-lance")],

@@ -577,7 +577,7 @@ def render_whole_hand(d: dict) -> str:
     for r in d.get("rows", []):
         gate = r.get("gate")
         t.add_row(LANCE_ES.get(r["lance"], r["lance"]), r["source"], r["reader"], f"{r['gain']:+.3f} ± {r['gain_se']:.3f}",
-                  f"{r['gain_in']:+.3f}", "" if gate is None else f"{gate:g}")
+                  "" if r.get("gain_in") is None else f"{r['gain_in']:+.3f}", "" if gate is None else f"{gate:g}")
     team = d.get("team_gain") or [None, None]
     tse = d.get("team_gain_se") or [None, None]
     lines = [f"A seat reading the history (per lance the source that gains most, a negative bound at 0), summed over "
@@ -585,7 +585,12 @@ def render_whole_hand(d: dict) -> str:
     if d.get("baseline") and d.get("baseline") != d.get("strategies"):
         lines.append(f"The same against {d['baseline']} (the baseline): "
                      f"{d['baseline_nashconv']:.3f} ± {d['baseline_nashconv_se']:.3f}")
-    if any(r.get("kind") == "seat" and r.get("gate") is None for r in d.get("rows", [])):
+    xh = d.get("exact_history")
+    if xh:
+        lines.append(f"Rows reading `history` ({xh['lance']}, hands {xh['hands']}): {xh['method']}; "
+                     f"{xh['set']['states']:,} public states holding {xh['set']['share_measured']:.1%} of the hands.")
+    if any(r.get("kind") == "seat" and r.get("gate") is None and r.get("gain_in") is not None
+           for r in d.get("rows", [])):
         lines.append("The seats' rows here are plain best responses (no gate): on these samples they learn the "
                      "noise of their many states, and a sparing response (a gate on each state's gain) finds more, "
                      "so these figures understate what reading gains.")

@@ -1,0 +1,278 @@
+"""Pares after the exact public history: each public state measured (and re-solved) with every
+seat's range weighted by what the table saw.
+
+A hand of pares is bet after the mus and after grande's and chica's betting.  With private
+strategies in those lances, the probability of the public history given the four hands is a
+product over the seats of each one's own probabilities of his actions on it: for a hand cut by
+seat ``c``, the seats before ``c`` asked for mus and ``c`` cut (the mus decision's flags), and
+each seat's own reach of grande's and chica's terminal nodes (the set's strategies for that
+cut).  So pares in a *public state* -- who cut, grande's and chica's exact betting, the
+declaration pattern -- is the pares subgame with each seat's range multiplied by his factor,
+card removal still exact (:meth:`musstats.engines.betting.vector.VectorGame.configure`,
+``range_weights``).  Solved and measured by public chance sampling as the lances are:
+
+* :func:`state_exploitability` -- what each seat's best response gains against a strategy in one
+  public state: exact over the enumerated seat's hands, chosen on one sample of the others'
+  hands and valued on an independent one (a lower bound), stones per hand *in that state*;
+* :func:`measure_states` -- the states of a subgame met in simulated whole hands, the most
+  frequent first, each with its share of all hands: summed, share x gain is what a seat that
+  reads the exact history gains in pares against the set's strategies, stones per hand (a lower
+  bound: the states not measured and the hands after a mus round count zero);
+* :func:`resolve_state` -- the subgame of one public state solved (DCFR) with those ranges.
+
+Hands as dealt only (the vector game deals from the full deck); after a mus round the deal law
+is the discards', which this game does not carry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from musstats.analysis import whole_hand as W
+from musstats.base.errors import MusError
+from musstats.rules.variant import Variant
+
+__all__ = ["PublicState", "public_states", "range_weights", "state_strategy", "state_exploitability",
+           "resolve_state", "measure_states", "summary", "with_exact_history", "PRIOR_LANCES", "SOURCE"]
+
+#: the lances bet before pares whose betting a public state holds
+PRIOR_LANCES = ("grande", "chica")
+
+
+@dataclass(frozen=True)
+class PublicState:
+    """What the table saw before pares in a hand as dealt: the declaration ``pattern`` of the pares
+    subgame, the seat that cut (``cutter``) and the terminal node of grande's and of chica's tree."""
+
+    pattern: int
+    cutter: int
+    grande: int
+    chica: int
+
+
+def _cuts(strategies: str) -> str:
+    return "equilibrium" if strategies == "mus-read" else "flags"
+
+
+def public_states(h: W.Hands, pattern: int) -> tuple[list[PublicState], np.ndarray]:
+    """The public states of the pares subgame ``pattern`` among the hands as dealt of ``h``, the
+    most frequent first, and the number of hands in each."""
+    sel = np.nonzero((h.pattern["pares"] == pattern) & ~h.mus)[0]
+    key = np.stack([h.cutter[sel], h.node["grande"][sel], h.node["chica"][sel]], 1)
+    if not sel.size:
+        return [], np.zeros(0, np.int64)
+    u, cnt = np.unique(key, axis=0, return_counts=True)
+    order = np.argsort(-cnt, kind="stable")
+    return [PublicState(int(pattern), *(int(x) for x in u[i])) for i in order], cnt[order]
+
+
+def _own_reach(lance: str, cutter: int, v: Variant, strategies: str) -> list[np.ndarray]:
+    """Per seat, his own reach of every node of the lance's tree with every hand (the set's
+    strategy for the hands cut by ``cutter``): float [H, nodes]."""
+    from musstats.engines.betting import deals as D
+    from musstats.engines.betting.info import prepare
+    from musstats.tables.hands import hand_tables
+
+    H = hand_tables(v).n_hands
+    (pat,) = [p for lance2, p in D.SUBGAMES if lance2 == lance]
+    sol = W._lance_strategy(lance, pat, "as-dealt", strategies, v)
+    g = sol.game
+    nodes = np.arange(int(g.tree.n_nodes))
+    hands = np.repeat(np.arange(H, dtype=np.int64)[:, None], 4, 1)  # each seat's state of every hand
+    st, _, _ = prepare(g, hands, v, lance, cutter if g.info == "mus-read" else None)
+    out = []
+    for q in range(4):
+        k = int(g.seat_owner[q])
+        out.append(g.own_reach_of(np.asarray(sol.sigma)[None], k, nodes)[:, :, 0][st[:, k]])
+    return out
+
+
+def range_weights(state: PublicState, variant: Variant | None = None, strategies: str = "mus-read") -> np.ndarray:
+    """Each seat's factor per hand: P(his own actions in the public history | his hand) -- asked
+    for mus (the seats before the cutter) or cut (the cutter), by the set's cut rule; his actions
+    in grande and chica, by the set's strategies: float [4, H]."""
+    from musstats.analysis.cut_game import cut_rule_flags
+
+    v = variant or Variant()
+    flags = cut_rule_flags(_cuts(W._check_set(strategies)), v)
+    rw = np.ones(flags.shape, np.float64)
+    c = state.cutter
+    if not 0 <= c < 4:
+        raise MusError("a public state of the hands as dealt names the seat that cut")
+    for q in range(4):
+        if q < c:
+            rw[q] *= ~flags[q]
+        elif q == c:
+            rw[q] *= flags[q]
+    for lance, node in zip(PRIOR_LANCES, (state.grande, state.chica)):
+        R = _own_reach(lance, c, v, strategies)
+        for q in range(4):
+            rw[q] *= R[q][:, node]
+    return rw
+
+
+def _vector(state: PublicState, v: Variant, strategies: str, n_eval: int, seed: int):
+    from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.vector import vector_game
+
+    spec = Spec(lance="pares", pattern=state.pattern, info="private", variant=v)
+    game = spec.game()
+    vg = vector_game(game, v, spec.pattern).configure(range_weights=range_weights(state, v, strategies),
+                                                     n_eval=int(n_eval), seed=int(seed))
+    return game, vg
+
+
+def state_strategy(game, state: PublicState, v: Variant, strategies: str = "mus-read") -> np.ndarray:
+    """The set's pares strategy in the public state, in the private game ``game``'s layout (the
+    strategies that read who cut: their block for ``state.cutter``)."""
+    old = W._lance_strategy("pares", state.pattern, "as-dealt", strategies, v)
+    og = old.game
+    sigma = game.uniform()
+    for q in range(4):
+        k, ko = int(game.seat_owner[q]), int(og.seat_owner[q])
+        sd = int(game.stride[k])
+        if sd == 0:
+            continue
+        blk = np.asarray(old.sigma)[int(og.obase[ko]): int(og.obase[ko]) + int(og.n_states[ko]) * sd]
+        blk = blk.reshape(int(game.n_states[k]), -1, sd)
+        blk = blk[:, state.cutter] if og.info == "mus-read" else blk[:, 0]
+        sigma[int(game.obase[k]): int(game.obase[k]) + blk.size] = blk.ravel()
+    return sigma
+
+
+def _gains(vg, SIG) -> dict:
+    """Each seat's best-response gain ± SE (chosen on one sample, valued on the other) and team
+    0's value, stones per hand of the state."""
+    from musstats.engines.solving.exploit import best_response, paired_gain, ratio
+    from musstats.engines.solving.game import Sample
+
+    lay = vg.layout
+    gains, ses = [], []
+    for q in range(4):
+        k = int(vg.game.seat_owner[q])
+        if not lay.own_nodes[k].shape[0]:  # a seat that never decides gains nothing
+            gains.append(0.0)
+            ses.append(0.0)
+            continue
+        dev = lay.with_rows(SIG, k, best_response(vg, k, SIG, Sample("choose")))
+        g, se = paired_gain(vg, k, SIG, dev, Sample("eval"))
+        gains.append(float(g))
+        ses.append(float(se))
+    value, _ = ratio(*vg.sample_values(0, SIG, Sample("eval")))
+    return {"gains": gains, "gains_se": ses, "value": float(value)}
+
+
+def state_exploitability(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
+                         sigma: np.ndarray | None = None, n_eval: int = 10_000, seed: int = 1) -> dict:
+    """Per-player NashConv of the set's pares strategy (or ``sigma``, the private game's layout) in
+    one public state: ``{"gains", "gains_se", "value"}`` per seat (owner = seat in the private
+    game), stones per hand of that state."""
+    v = variant or Variant()
+    game, vg = _vector(state, v, strategies, n_eval, seed)
+    s = state_strategy(game, state, v, strategies) if sigma is None else sigma
+    return _gains(vg, vg.layout.from_game(s))
+
+
+def resolve_state(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
+                  iterations: int = 1000, n_eval: int = 10_000, seed: int = 1):
+    """The pares subgame of one public state solved by DCFR with the seats' ranges weighted
+    (:func:`range_weights`): (the solved strategy, its per-player NashConv)."""
+    from musstats.engines.solving.cfr import SolveConfig, solve
+
+    v = variant or Variant()
+    _, vg = _vector(state, v, strategies, n_eval, seed)
+    strat = solve(vg, SolveConfig.preset("dcfr", int(iterations)))
+    return strat, _gains(vg, vg.layout.from_game(strat.sigma))
+
+
+def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | None = None,
+                   strategies: str = "mus-read", n_eval: int = 10_000, seed: int = 1, progress=None,
+                   cached=None) -> list[dict]:
+    """Per pares subgame of ``patterns``, its ``top`` most frequent public states in ``hands``
+    (played with the set ``strategies``), each measured by :func:`state_exploitability`: rows
+    ``{"pattern", "cutter", "grande", "chica", "share", "gains", "gains_se", "value"}``, ``share``
+    the state's fraction of all hands.  ``cached(state, make)``: where a row is kept between runs; ``progress(done, total)``."""
+    v = variant or Variant()
+    todo = []
+    for pat in patterns:
+        states, cnt = public_states(hands, int(pat))
+        todo += [(s, c / hands.n) for s, c in zip(states[:top], cnt[:top])]
+    rows = []
+    for i, (s, share) in enumerate(todo):
+        def make(s=s, i=i):
+            return state_exploitability(s, v, strategies=strategies, n_eval=n_eval, seed=seed + 1000 * i)
+        r = cached(s, make) if cached is not None else make()
+        rows.append({"pattern": s.pattern, "cutter": s.cutter, "grande": s.grande, "chica": s.chica,
+                     "share": float(share), **r})
+        if progress is not None:
+            progress(i + 1, len(todo))
+    return rows
+
+
+#: the whole-hand document's source of the rows measured here: the exact public history before
+#: pares (who cut, grande's and chica's betting), hands as dealt
+SOURCE = "history"
+
+
+def summary(rows: list[dict]) -> dict:
+    """Per seat, the sum over the measured states of share x gain (stones per hand) ± SE, and
+    the share of all hands the states hold."""
+    share = np.array([r["share"] for r in rows])
+    G = np.array([r["gains"] for r in rows]).reshape(-1, 4)
+    S = np.array([r["gains_se"] for r in rows]).reshape(-1, 4)
+    return {"per_seat": [float(x) for x in (share[:, None] * G).sum(axis=0)],
+            "per_seat_se": [float(x) for x in np.sqrt(((share[:, None] * S) ** 2).sum(axis=0))],
+            "share_measured": float(share.sum()), "states": len(rows)}
+
+
+def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, baseline_pares: list) -> dict:
+    """The shipped whole-hand document (:func:`musstats.analysis.whole_hand.exploitability_document`)
+    with the rows of a seat reading the exact public history in pares (:data:`SOURCE`; ``measured``:
+    :func:`summary` of the set's states) and its figures again: per lance and seat the source that
+    gains most.  The baseline's rows are not in the document: ``baseline_pares`` gives its best pares
+    row per seat ``(gain, se)`` in the same measurement, replaced where ``baseline_measured`` (the
+    per-lance set's states) gains more."""
+    import pandas as pd
+
+    from musstats.analysis.whole_hand import seat_total
+    from musstats.rules.labels import SEATS
+
+    def rounded(x: float) -> float:
+        return round(float(x), 4)
+
+    gain = [rounded(measured["per_seat"][q]) for q in range(4)]
+    gain_se = [rounded(measured["per_seat_se"][q]) for q in range(4)]
+    new = [{"lance": "pares", "source": SOURCE, "reader": SEATS[q], "kind": "seat", "gain": gain[q],
+            "gain_se": gain_se[q], "gain_in": None, "gate": None} for q in range(4)]
+    rows = [r for r in doc["rows"] if r.get("source") != SOURCE] + new
+    nash, nash_se = seat_total(pd.DataFrame(rows))
+    # the baseline without these rows (a document shipped with them keeps it)
+    base0, se0_ = doc.get("exact_history", {}).get("baseline_without",
+                                                   (doc["baseline_nashconv"], doc["baseline_nashconv_se"]))
+    base, base_var = float(base0), float(se0_) ** 2
+    for q in range(4):
+        g0, se0 = (float(x) for x in baseline_pares[q])
+        g1, se1 = float(baseline_measured["per_seat"][q]), float(baseline_measured["per_seat_se"][q])
+        if g1 > max(g0, 0.0):
+            base += g1 - max(g0, 0.0)
+            base_var += se1 ** 2 - (se0 ** 2 if g0 > 0 else 0.0)
+    by_source = dict(doc["by_source"])
+    by_source[SOURCE] = {"gain": rounded(sum(max(g, 0.0) for g in gain)),
+                         "gain_se": rounded(np.sqrt(sum(se ** 2 for g, se in zip(gain, gain_se) if g > 0)))}
+    out = dict(doc)
+    out.update(nashconv=nash, nashconv_se=nash_se, baseline_nashconv=round(base, 4),
+               baseline_nashconv_se=round(float(np.sqrt(max(base_var, 0.0))), 4), by_source=by_source, rows=rows)
+    out["exact_history"] = {
+        "lance": "pares", "hands": "as dealt",
+        "method": ("per public state (who cut, grande's and chica's exact betting, the declarations), each "
+                   "seat's best response with every seat's range weighted by his own probabilities of the "
+                   "history; exact over the responder's hands, chosen on one sample of the others' hands and "
+                   "valued on another; summed as share x gain over the states measured (the others and the "
+                   "hands after a mus round count zero)"),
+        "set": {k: measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
+        "baseline": {k: baseline_measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
+        "baseline_pares_rows": [list(map(float, x)) for x in baseline_pares],
+        "baseline_without": [float(base0), float(se0_)]}
+    return out
