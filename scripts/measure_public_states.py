@@ -70,9 +70,9 @@ def main(argv=None) -> int:
     h = W.simulate(a.hands, a.seed, v, a.strategies, cuts)
     inputs = W._inputs_digest(v)
 
-    def cached(s, make):
+    def cached(s, seed, make):
         path = cache.entry_path("pares-public-state", s.pattern, s.cutter, s.grande, s.chica, a.strategies, a.n_eval,
-                                a.seed, v.name, inputs)
+                                seed, v.name, inputs)
         z = cache.load(path)
         if z is not None:
             return {"gains": [float(x) for x in z["gains"]], "gains_se": [float(x) for x in z["gains_se"]],
@@ -105,6 +105,7 @@ def main(argv=None) -> int:
           f"{doc['sum']:.4f} ± {doc['sum_se']:.4f} stones per hand; {doc['seconds']:.0f} s")
     if a.resolve:
         from musstats.analysis.public_states import PublicState, resolve_state
+        from musstats.engines.betting.deals import derived_seed
 
         top = sorted(range(len(rows)), key=lambda i: -rows[i]["share"])[: a.resolve]
         bar = ProgressBar("public states re-solved")
@@ -113,7 +114,7 @@ def main(argv=None) -> int:
             s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"])
             t1 = time.perf_counter()
             strat, got = resolve_state(s, v, strategies=a.strategies, iterations=a.iterations, n_eval=a.n_eval,
-                                       seed=a.seed + 7919 * (j + 1))
+                                       seed=derived_seed(a.seed, 1, s.pattern, s.cutter, s.grande, s.chica))
             r["resolved"] = {**got, "iterations": strat.iterations, "seconds": round(time.perf_counter() - t1, 1)}
             print(f"{s}: share {r['share']:.4f}, NashConv {sum(r['gains']):.4f} -> {sum(got['gains']):.4f} "
                   f"({r['resolved']['seconds']:.0f} s)", flush=True)

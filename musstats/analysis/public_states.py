@@ -4,7 +4,7 @@ seat's range weighted by what the table saw.
 A hand of pares is bet after the mus and after grande's and chica's betting.  With private
 strategies in those lances, the probability of the public history given the four hands is a
 product over the seats of each one's own probabilities of his actions on it: for a hand cut by
-seat ``c``, the seats before ``c`` asked for mus and ``c`` cut (the mus decision's flags), and
+seat ``c``, the seats before ``c`` asked for mus and ``c`` cut (the set's cut rule), and
 each seat's own reach of grande's and chica's terminal nodes (the set's strategies for that
 cut).  So pares in a *public state* -- who cut, grande's and chica's exact betting, the
 declaration pattern -- is the pares subgame with each seat's range multiplied by his factor,
@@ -193,7 +193,11 @@ def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | Non
     """Per pares subgame of ``patterns``, its ``top`` most frequent public states in ``hands``
     (played with the set ``strategies``), each measured by :func:`state_exploitability`: rows
     ``{"pattern", "cutter", "grande", "chica", "share", "gains", "gains_se", "value"}``, ``share``
-    the state's fraction of all hands.  ``cached(state, make)``: where a row is kept between runs; ``progress(done, total)``."""
+    the state's fraction of all hands.  A state's samples come from ``seed`` and the state itself
+    (the same whatever else is measured).  ``cached(state, seed, make)``: where a row is kept
+    between runs; ``progress(done, total)``."""
+    from musstats.engines.betting.deals import derived_seed
+
     v = variant or Variant()
     todo = []
     for pat in patterns:
@@ -201,9 +205,11 @@ def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | Non
         todo += [(s, c / hands.n) for s, c in zip(states[:top], cnt[:top])]
     rows = []
     for i, (s, share) in enumerate(todo):
-        def make(s=s, i=i):
-            return state_exploitability(s, v, strategies=strategies, n_eval=n_eval, seed=seed + 1000 * i)
-        r = cached(s, make) if cached is not None else make()
+        si = derived_seed(seed, s.pattern, s.cutter, s.grande, s.chica)
+
+        def make(s=s, si=si):
+            return state_exploitability(s, v, strategies=strategies, n_eval=n_eval, seed=si)
+        r = cached(s, si, make) if cached is not None else make()
         rows.append({"pattern": s.pattern, "cutter": s.cutter, "grande": s.grande, "chica": s.chica,
                      "share": float(share), **r})
         if progress is not None:
