@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     from musstats.analysis import whole_hand as W
-    from musstats.analysis.public_states import measure_states, summary, with_exact_history
+    from musstats.analysis.public_states import cut_rule, measure_states, summary, with_exact_history
     from musstats.base.files import atomic_write_text
     from musstats.engines import cache
     from musstats.engines.betting import deals as D
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
         ap.error("--ship measures the set musstats hand plays (mus-read), every pares subgame, with --baseline and "
                  "--baseline-pares")
     v = Variant()
-    cuts = "equilibrium" if a.strategies == "mus-read" else "flags"
+    cuts = cut_rule(a.strategies)
     pats = [int(x) for x in a.patterns.split(",")] if a.patterns else [p for lance, p in D.SUBGAMES if lance == "pares"]
     t0 = time.perf_counter()
     h = W.simulate(a.hands, a.seed, v, a.strategies, cuts)

@@ -27,6 +27,7 @@ is the discards', which this game does not carry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from musstats.analysis import whole_hand as W
 from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
-__all__ = ["PublicState", "public_states", "range_weights", "state_strategy", "state_exploitability",
+__all__ = ["PublicState", "cut_rule", "public_states", "range_weights", "state_strategy", "state_exploitability",
            "resolve_state", "measure_states", "summary", "with_exact_history", "PRIOR_LANCES", "SOURCE"]
 
 #: the lances bet before pares whose betting a public state holds
@@ -52,25 +53,29 @@ class PublicState:
     chica: int
 
 
-def _cuts(strategies: str) -> str:
-    return "equilibrium" if strategies == "mus-read" else "flags"
+def cut_rule(strategies: str) -> str:
+    """The cut rule whole hands of a strategy set are played with here: the mus decision's
+    equilibrium for the set ``musstats hand`` plays, the shipped flags for the per-lance set."""
+    return "equilibrium" if W._check_set(strategies) == "mus-read" else "flags"
 
 
 def public_states(h: W.Hands, pattern: int) -> tuple[list[PublicState], np.ndarray]:
     """The public states of the pares subgame ``pattern`` among the hands as dealt of ``h``, the
     most frequent first, and the number of hands in each."""
     sel = np.nonzero((h.pattern["pares"] == pattern) & ~h.mus)[0]
-    key = np.stack([h.cutter[sel], h.node["grande"][sel], h.node["chica"][sel]], 1)
     if not sel.size:
         return [], np.zeros(0, np.int64)
+    key = np.stack([h.cutter[sel], h.node["grande"][sel], h.node["chica"][sel]], 1)
     u, cnt = np.unique(key, axis=0, return_counts=True)
     order = np.argsort(-cnt, kind="stable")
     return [PublicState(int(pattern), *(int(x) for x in u[i])) for i in order], cnt[order]
 
 
+@lru_cache(maxsize=32)
 def _own_reach(lance: str, cutter: int, v: Variant, strategies: str) -> list[np.ndarray]:
     """Per seat, his own reach of every node of the lance's tree with every hand (the set's
-    strategy for the hands cut by ``cutter``): float [H, nodes]."""
+    strategy for the hands cut by ``cutter``): float [H, nodes].  Kept: every public state with
+    that cutter reads the same (read only)."""
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.info import prepare
     from musstats.tables.hands import hand_tables
@@ -85,7 +90,9 @@ def _own_reach(lance: str, cutter: int, v: Variant, strategies: str) -> list[np.
     out = []
     for q in range(4):
         k = int(g.seat_owner[q])
-        out.append(g.own_reach_of(np.asarray(sol.sigma)[None], k, nodes)[:, :, 0][st[:, k]])
+        r = g.own_reach_of(np.asarray(sol.sigma)[None], k, nodes)[:, :, 0][st[:, k]]
+        r.setflags(write=False)
+        out.append(r)
     return out
 
 
@@ -96,7 +103,7 @@ def range_weights(state: PublicState, variant: Variant | None = None, strategies
     from musstats.analysis.cut_game import cut_rule_flags
 
     v = variant or Variant()
-    flags = cut_rule_flags(_cuts(W._check_set(strategies)), v)
+    flags = cut_rule_flags(cut_rule(strategies), v)
     rw = np.ones(flags.shape, np.float64)
     c = state.cutter
     if not 0 <= c < 4:
@@ -145,23 +152,13 @@ def state_strategy(game, state: PublicState, v: Variant, strategies: str = "mus-
 def _gains(vg, SIG) -> dict:
     """Each seat's best-response gain ± SE (chosen on one sample, valued on the other) and team
     0's value, stones per hand of the state."""
-    from musstats.engines.solving.exploit import best_response, paired_gain, ratio
+    from musstats.engines.solving.exploit import owner_gain, ratio
     from musstats.engines.solving.game import Sample
 
-    lay = vg.layout
-    gains, ses = [], []
-    for q in range(4):
-        k = int(vg.game.seat_owner[q])
-        if not lay.own_nodes[k].shape[0]:  # a seat that never decides gains nothing
-            gains.append(0.0)
-            ses.append(0.0)
-            continue
-        dev = lay.with_rows(SIG, k, best_response(vg, k, SIG, Sample("choose")))
-        g, se = paired_gain(vg, k, SIG, dev, Sample("eval"))
-        gains.append(float(g))
-        ses.append(float(se))
+    per_seat = [owner_gain(vg, int(vg.game.seat_owner[q]), SIG, in_sample=False)[:2] for q in range(4)]
     value, _ = ratio(*vg.sample_values(0, SIG, Sample("eval")))
-    return {"gains": gains, "gains_se": ses, "value": float(value)}
+    return {"gains": [float(g) for g, _ in per_seat], "gains_se": [float(se) for _, se in per_seat],
+            "value": float(value)}
 
 
 def state_exploitability(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
@@ -265,8 +262,7 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
             base += g1 - max(g0, 0.0)
             base_var += se1 ** 2 - (se0 ** 2 if g0 > 0 else 0.0)
     by_source = dict(doc["by_source"])
-    by_source[SOURCE] = {"gain": rounded(sum(max(g, 0.0) for g in gain)),
-                         "gain_se": rounded(np.sqrt(sum(se ** 2 for g, se in zip(gain, gain_se) if g > 0)))}
+    by_source[SOURCE] = dict(zip(("gain", "gain_se"), seat_total(pd.DataFrame(new))))
     out = dict(doc)
     out.update(nashconv=nash, nashconv_se=nash_se, baseline_nashconv=round(base, 4),
                baseline_nashconv_se=round(float(np.sqrt(max(base_var, 0.0))), 4), by_source=by_source, rows=rows)
