@@ -1,24 +1,27 @@
-"""Pares read through the exact public history: each public state measured with the seats' ranges.
+"""A lance read through the exact public history: each public state measured with the seats' ranges.
 
 Plays whole hands with a strategy set (``musstats.analysis.whole_hand.simulate``), lists the
-public states of each pares subgame among the hands as dealt (who cut, grande's and chica's
-exact betting), and measures in the most frequent ones what each seat's best response gains
-against the set's pares strategy, every seat's range weighted by his own probabilities of the
-history (``musstats.analysis.public_states``).  Summed over the states, share x gain is what a
-seat that reads the exact history gains in pares, stones per hand: a lower bound (the states
+public states of each subgame of the lance among the hands as dealt (who cut and the earlier
+lances' exact betting; in juego also the pares declarations), and measures in the most
+frequent ones what each seat's best response gains against the set's strategy there, every
+seat's range weighted by his own probabilities of the history
+(``musstats.analysis.public_states``).  Summed over the states, share x gain is what a seat
+that reads the exact history gains in the lance, stones per hand: a lower bound (the states
 not measured and the hands after a mus round count zero).  Each state's row is kept in the
 disk cache as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
-    python scripts/measure_public_states.py [--hands 250000] [--seed 22] [--top 300] [--n-eval 10000]
-        [--strategies mus-read] [--patterns 3,6,...] [--resolve 20 --iterations 1000] [--out FILE.json]
-    python scripts/measure_public_states.py --top 400 --ship --baseline PER_LANCE.json \
-        --baseline-pares 0.033:0.002,0.102:0.003,0.044:0.003,0.105:0.003
+    python scripts/measure_public_states.py [--lance pares] [--hands 250000] [--seed 22] [--top 300]
+        [--n-eval 10000] [--strategies mus-read] [--patterns 3,6,...] [--resolve 20 --iterations 1000]
+        [--out FILE.json]
+    python scripts/measure_public_states.py --lance chica --top 400 --ship --baseline PER_LANCE.json \
+        --baseline-rows 0.017:0.001,0.100:0.003,0.023:0.001,0.196:0.004
 
 ``--resolve N`` solves the N most frequent states again with the ranges (DCFR) and measures
-the solutions the same way.  ``--ship`` adds the set's rows (source ``history``) to the shipped whole-hand figures and takes
-each lance and seat's best source again; the per-lance set's states (``--baseline``, this
-script's ``--out`` with ``--strategies per-lance``) raise the baseline's pares rows where they
-gain more.
+the solutions the same way.  ``--ship`` adds the set's rows (source ``history``) to the shipped
+whole-hand figures and takes each lance and seat's best source again; the per-lance set's
+states (``--baseline``, this script's ``--out`` with ``--strategies per-lance``) raise the
+baseline's rows of the lance (``--baseline-rows``: its best row per seat in the shipped
+measurement) where they gain more.
 """
 
 from __future__ import annotations
@@ -32,47 +35,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def main(argv=None) -> int:
+def measured(a, v, cuts: str, pats: list[int]) -> tuple[dict, list, dict]:
+    """Simulate the hands and measure the states (each row cached as soon as it is measured):
+    (the run's document, its rows, their summary)."""
     import numpy as np
 
     from musstats.analysis import whole_hand as W
-    from musstats.analysis.public_states import cut_rule, measure_states, summary, with_exact_history
-    from musstats.base.files import atomic_write_text
+    from musstats.analysis.public_states import measure_states, summary
     from musstats.engines import cache
-    from musstats.engines.betting import deals as D
     from musstats.output.progress import ProgressBar
-    from musstats.rules.variant import Variant
 
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=250_000)
-    ap.add_argument("--seed", type=int, default=22)
-    ap.add_argument("--top", type=int, default=300, help="public states measured per pares subgame")
-    ap.add_argument("--n-eval", type=int, default=10_000, help="samples of the others' hands to choose on, and to value on")
-    ap.add_argument("--strategies", default="mus-read", choices=list(W.STRATEGY_SETS))
-    ap.add_argument("--patterns", default="", help="pares subgames (declaration patterns), comma-separated; default all")
-    ap.add_argument("--resolve", type=int, default=0, help="re-solve the N most frequent states measured and measure them")
-    ap.add_argument("--iterations", type=int, default=1000, help="DCFR iterations of a state re-solved")
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--ship", action="store_true",
-                    help="add the rows to the shipped whole-hand figures (the set musstats hand plays)")
-    ap.add_argument("--baseline", default=None, help="with --ship: this script's --out of the per-lance set")
-    ap.add_argument("--baseline-pares", default=None,
-                    help="with --ship: the per-lance set's best pares row per seat in the shipped whole-hand "
-                         "measurement, gain:se for mano, second, third and postre")
-    a = ap.parse_args(argv)
-    if a.ship and (a.strategies != "mus-read" or not a.baseline or not a.baseline_pares or a.patterns):
-        ap.error("--ship measures the set musstats hand plays (mus-read), every pares subgame, with --baseline and "
-                 "--baseline-pares")
-    v = Variant()
-    cuts = cut_rule(a.strategies)
-    pats = [int(x) for x in a.patterns.split(",")] if a.patterns else [p for lance, p in D.SUBGAMES if lance == "pares"]
     t0 = time.perf_counter()
     h = W.simulate(a.hands, a.seed, v, a.strategies, cuts)
     inputs = W._inputs_digest(v)
 
     def cached(s, seed, make):
-        path = cache.entry_path("pares-public-state", s.pattern, s.cutter, s.grande, s.chica, a.strategies, a.n_eval,
-                                seed, v.name, inputs)
+        path = cache.entry_path("public-state", *s.key(), a.strategies, a.n_eval, seed, v.name, inputs)
         z = cache.load(path)
         if z is not None:
             return {"gains": [float(x) for x in z["gains"]], "gains_se": [float(x) for x in z["gains_se"]],
@@ -84,14 +62,64 @@ def main(argv=None) -> int:
 
     bar = ProgressBar("public states")
     rows = measure_states(h, pats, top=a.top, variant=v, strategies=a.strategies, n_eval=a.n_eval, seed=a.seed,
-                          progress=bar, cached=cached)
+                          progress=bar, cached=cached, lance=a.lance)
     bar.close()
     summ = summary(rows)
-    played = float(((h.pattern["pares"] >= 0) & ~h.mus).mean())
-    doc = {"strategies": a.strategies, "cuts": cuts, "variant": v.name, "hands": a.hands, "seed": a.seed,
-           "top": a.top, "n_eval": a.n_eval, **summ, "share_pares_as_dealt": played,
+    played = float(((h.pattern[a.lance] >= 0) & ~h.mus).mean())
+    doc = {"lance": a.lance, "strategies": a.strategies, "cuts": cuts, "variant": v.name, "hands": a.hands,
+           "seed": a.seed, "top": a.top, "n_eval": a.n_eval, **summ, "share_as_dealt": played,
            "sum": float(sum(summ["per_seat"])), "sum_se": float(np.sqrt(sum(x * x for x in summ["per_seat_se"]))),
            "seconds": round(time.perf_counter() - t0, 1), "rows": rows}
+    return doc, rows, summ
+
+
+def main(argv=None) -> int:
+    import numpy as np
+
+    from musstats.analysis import whole_hand as W
+    from musstats.analysis.public_states import cut_rule, summary, with_exact_history
+    from musstats.base.files import atomic_write_text
+    from musstats.engines.betting import deals as D
+    from musstats.output.progress import ProgressBar
+    from musstats.rules.variant import Variant
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=250_000)
+    ap.add_argument("--seed", type=int, default=22)
+    ap.add_argument("--top", type=int, default=300, help="public states measured per subgame")
+    ap.add_argument("--n-eval", type=int, default=10_000, help="samples of the others' hands to choose on, and to value on")
+    ap.add_argument("--strategies", default="mus-read", choices=list(W.STRATEGY_SETS))
+    ap.add_argument("--lance", default="pares", choices=["chica", "pares", "juego"],
+                    help="the lance whose states are measured")
+    ap.add_argument("--patterns", default="", help="the lance's subgames (declaration patterns), comma-separated; "
+                                                   "default all")
+    ap.add_argument("--resolve", type=int, default=0, help="re-solve the N most frequent states measured and measure them")
+    ap.add_argument("--iterations", type=int, default=1000, help="DCFR iterations of a state re-solved")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--ship", action="store_true",
+                    help="add the rows to the shipped whole-hand figures (the set musstats hand plays)")
+    ap.add_argument("--baseline", default=None, help="with --ship: this script's --out of the per-lance set")
+    ap.add_argument("--baseline-rows", default=None,
+                    help="with --ship: the per-lance set's best row of the lance per seat in the shipped whole-hand "
+                         "measurement, gain:se for mano, second, third and postre")
+    ap.add_argument("--from", dest="from_", default=None,
+                    help="take the states' rows from this script's earlier --out instead of measuring them")
+    a = ap.parse_args(argv)
+    if a.ship and (a.strategies != "mus-read" or not a.baseline or not a.baseline_rows or a.patterns):
+        ap.error("--ship measures the set musstats hand plays (mus-read), every subgame of the lance, with --baseline "
+                 "and --baseline-rows")
+    v = Variant()
+    cuts = cut_rule(a.strategies)
+    pats = ([int(x) for x in a.patterns.split(",")] if a.patterns else
+            [p for lance, p in D.SUBGAMES if lance == a.lance])
+    if a.from_:
+        doc = json.loads(Path(a.from_).read_text())
+        if (doc.get("lance", "pares"), doc.get("strategies")) != (a.lance, a.strategies):
+            ap.error(f"--from measures {doc.get('lance', 'pares')} against {doc.get('strategies')}, not {a.lance} "
+                     f"against {a.strategies}")
+        rows, summ = doc["rows"], summary(doc["rows"])
+    else:
+        doc, rows, summ = measured(a, v, cuts, pats)
     by_pat = {}
     for r in rows:
         d = by_pat.setdefault(r["pattern"], [0.0, 0.0, 0])
@@ -100,7 +128,8 @@ def main(argv=None) -> int:
         d[2] += 1
     for p, (sh, g, n) in sorted(by_pat.items()):
         print(f"pattern {p:2d}: {n} states, {sh:.4f} of hands, {g:.4f} stones per hand summed over the seats")
-    print(f"measured {doc['states']} states, {doc['share_measured']:.4f} of hands (pares bet as dealt: {played:.4f}); "
+    played = doc.get("share_as_dealt", doc.get("share_pares_as_dealt"))
+    print(f"measured {doc['states']} states, {doc['share_measured']:.4f} of hands ({a.lance} bet as dealt: {played:.4f}); "
           f"per seat {[round(x, 4) for x in doc['per_seat']]} ± {[round(x, 4) for x in doc['per_seat_se']]}; sum "
           f"{doc['sum']:.4f} ± {doc['sum_se']:.4f} stones per hand; {doc['seconds']:.0f} s")
     if a.resolve:
@@ -111,10 +140,11 @@ def main(argv=None) -> int:
         bar = ProgressBar("public states re-solved")
         for j, i in enumerate(top):
             r = rows[i]
-            s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"])
+            s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"], r["lance"], r.get("pares", -1),
+                            r.get("pares_node", -1))
             t1 = time.perf_counter()
             strat, got = resolve_state(s, v, strategies=a.strategies, iterations=a.iterations, n_eval=a.n_eval,
-                                       seed=derived_seed(a.seed, 1, s.pattern, s.cutter, s.grande, s.chica))
+                                       seed=derived_seed(a.seed, 1, *s.key()))
             r["resolved"] = {**got, "iterations": strat.iterations, "seconds": round(time.perf_counter() - t1, 1)}
             print(f"{s}: share {r['share']:.4f}, NashConv {sum(r['gains']):.4f} -> {sum(got['gains']):.4f} "
                   f"({r['resolved']['seconds']:.0f} s)", flush=True)
@@ -131,14 +161,15 @@ def main(argv=None) -> int:
     if a.out:
         atomic_write_text(a.out, json.dumps(doc, indent=1) + "\n")
     if a.ship:
-        from musstats.analysis.whole_hand import _data_path, whole_hand_exploitability
+        from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
 
         base = json.loads(Path(a.baseline).read_text())
-        pairs = [tuple(float(y) for y in x.split(":")) for x in a.baseline_pares.split(",")]
-        shipped = with_exact_history(whole_hand_exploitability(v), summ, base, pairs)
-        atomic_write_text(_data_path(v), json.dumps(shipped, ensure_ascii=False, indent=1) + "\n")
-        print(f"shipped: nashconv {shipped['nashconv']} ± {shipped['nashconv_se']}, baseline "
-              f"{shipped['baseline_nashconv']} ± {shipped['baseline_nashconv_se']}")
+        pairs = [tuple(float(y) for y in x.split(":")) for x in a.baseline_rows.split(",")]
+        if base.get("lance", "pares") != a.lance:
+            ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
+        doc = with_exact_history(whole_hand_exploitability(v), summ, base, pairs, lance=a.lance)
+        print(f"shipped {ship_document(doc, v).name}: nashconv {doc['nashconv']} ± {doc['nashconv_se']}, baseline "
+              f"{doc['baseline_nashconv']} ± {doc['baseline_nashconv_se']}")
     return 0
 
 

@@ -22,11 +22,24 @@ def played():
     return W.simulate(1_000_000, 77, None, "mus-read", "equilibrium")
 
 
-def test_range_weighted_value_is_the_value_on_hands_played_whole(played):
+def _in_state(played, s):
+    """The hands played whole whose public history is the state ``s``'s."""
+    sel = (played.pattern[s.lance] == s.pattern) & ~played.mus & (played.cutter == s.cutter) & \
+        (played.node["grande"] == s.grande)
+    if s.lance in ("pares", "juego"):
+        sel &= played.node["chica"] == s.chica
+    if s.lance == "juego":
+        sel &= (played.pares == s.pares) & (played.node["pares"] == s.pares_node)
+    return sel
+
+
+@pytest.mark.parametrize("lance,pattern,least", [("pares", 11, 500), ("chica", 15, 500), ("juego", 3, 300)])
+def test_range_weighted_value_is_the_value_on_hands_played_whole(played, lance, pattern, least):
     from musstats.analysis import public_states as P
     from musstats.analysis import whole_hand as W
     from musstats.engines.betting.info import prepare
     from musstats.engines.betting.specs import Spec
+    from musstats.engines.betting.store import get_state_solved
     from musstats.engines.betting.vector import vector_game
     from musstats.engines.solving.dealt import deal_values
     from musstats.engines.solving.exploit import ratio
@@ -34,19 +47,20 @@ def test_range_weighted_value_is_the_value_on_hands_played_whole(played):
     from musstats.rules.variant import Variant
 
     v = Variant()
-    states, cnt = P.public_states(played, 11)
-    assert cnt[0] >= cnt[-1] and cnt.sum() == ((played.pattern["pares"] == 11) & ~played.mus).sum()
+    states, cnt = P.public_states(played, pattern, lance)
+    assert cnt[0] >= cnt[-1] and cnt.sum() == ((played.pattern[lance] == pattern) & ~played.mus).sum()
     checked = 0
     z = []
     for s, n in zip(states[:3], cnt[:3]):
-        sel = ((played.pattern["pares"] == 11) & ~played.mus & (played.cutter == s.cutter)
-               & (played.node["grande"] == s.grande) & (played.node["chica"] == s.chica))
-        assert sel.sum() == n and n > 500
-        old = W._lance_strategy("pares", 11, "as-dealt", "mus-read", v)
-        st, o, _ = prepare(old.game, played.final[sel], v, "pares", s.cutter)
-        x = deal_values(old.game, np.asarray(old.sigma), st, o)
+        sel = _in_state(played, s)
+        assert sel.sum() == n and n > least, (s, n)
+        # the strategy the hands were played with: the state's own where one ships, else the one given who cut
+        sol = get_state_solved(v, s.pattern, s.cutter, s.grande, s.chica) if lance == "pares" else None
+        sol = sol or W._lance_strategy(lance, pattern, "as-dealt", "mus-read", v)
+        st, o, _ = prepare(sol.game, played.final[sel], v, lance, s.cutter if sol.game.info == "mus-read" else None)
+        x = deal_values(sol.game, np.asarray(sol.sigma), st, o)
         want, want_se = float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size))
-        spec = Spec(lance="pares", pattern=11, info="private", variant=v)
+        spec = Spec(lance=lance, pattern=pattern, info="private", variant=v)
         game = spec.game()
         vg = vector_game(game, v, spec.pattern).configure(range_weights=P.range_weights(s, v), n_eval=40_000,
                                                           seed=5)

@@ -41,3 +41,59 @@ def test_exact_history_rows_raise_the_figures_by_hand_calculation():
     text = render_whole_hand(out)
     assert "history" in text and "10 public states holding 50.0% of the hands" in text
     assert "plain best responses" not in text
+
+
+def test_solved_states_ship_their_record_and_a_reship_keeps_it():
+    """The figures shipped again with states solved: the rows are the new measurement's, the
+    solved states' record is kept by a later ship that does not give one, and the text says
+    what they hold."""
+    from musstats.analysis.public_states import with_exact_history
+    from musstats.output.render import render_whole_hand
+
+    measured = {"per_seat": [0.1, 0.01, 0.0, 0.05], "per_seat_se": [0.01, 0.002, 0.0, 0.02], "share_measured": 0.5,
+                "states": 10}
+    base = {"per_seat": [0.5, 0.05, 0.3, 0.2], "per_seat_se": [0.02, 0.01, 0.01, 0.01], "share_measured": 0.5,
+            "states": 10}
+    solved = {"states": 4, "share": 0.125, "before": 0.3, "after": 0.01, "iterations": 1000}
+    pares = [(0.03, 0.002), (0.1, 0.003), (0.04, 0.003), (0.1, 0.003)]
+    out = with_exact_history(_doc(), measured, base, pares, solved=solved)
+    # chica 0.014; pares per seat the larger of the rows: 0.1, 0.02, 0.015, 0.05
+    assert out["nashconv"] == pytest.approx(0.014 + 0.1 + 0.02 + 0.015 + 0.05, abs=1e-9)
+    assert out["exact_history"]["lances"]["pares"]["solved"] == solved
+    again = with_exact_history(out, measured, base, pares)
+    assert again["exact_history"]["lances"]["pares"]["solved"] == solved
+    text = render_whole_hand(again)
+    assert "In the 4 public states" in text and "12.5% of the hands" in text and "0.300 -> 0.010" in text
+
+
+def test_a_second_lance_adds_its_rows_and_raises_the_baseline_by_hand_calculation():
+    """Chica's states shipped after pares': both lances' rows count (per lance and seat the best
+    source), and the baseline is raised by each lance's states where they gain more than its
+    best row; pares' block stays."""
+    from musstats.analysis.public_states import SOURCE, history_blocks, with_exact_history
+
+    pm = {"per_seat": [0.2, 0.01, 0.0, 0.3], "per_seat_se": [0.01, 0.002, 0.0, 0.02], "share_measured": 0.5,
+          "states": 10}
+    pb = {"per_seat": [0.5, 0.05, 0.3, 0.2], "per_seat_se": [0.02, 0.01, 0.01, 0.01], "share_measured": 0.5,
+          "states": 10}
+    out = with_exact_history(_doc(), pm, pb, [(0.03, 0.002), (0.1, 0.003), (0.04, 0.003), (0.1, 0.003)])
+    cm = {"per_seat": [0.005, 0.03, 0.0, 0.1], "per_seat_se": [0.001, 0.002, 0.0, 0.003], "share_measured": 0.9,
+          "states": 5}
+    cb = {"per_seat": [0.01, 0.2, 0.01, 0.1], "per_seat_se": [0.001, 0.004, 0.001, 0.002], "share_measured": 0.9,
+          "states": 5}
+    both = with_exact_history(out, cm, cb, [(0.017, 0.001), (0.1, 0.003), (0.023, 0.001), (0.196, 0.004)],
+                              lance="chica")
+    # chica per seat the larger of the rows: 0.01 (lances), 0.03, 0 (floored), 0.1; pares as before
+    assert both["nashconv"] == pytest.approx(0.01 + 0.03 + 0.0 + 0.1 + 0.2 + 0.02 + 0.015 + 0.3, abs=1e-9)
+    # the baseline: 1.0, pares raised for mano, third, postre; chica raised for second only
+    assert both["baseline_nashconv"] == pytest.approx(1.0 + 0.47 + 0.26 + 0.1 + (0.2 - 0.1), abs=1e-9)
+    assert sum(r["source"] == SOURCE for r in both["rows"]) == 8
+    assert both["by_source"][SOURCE]["gain"] == pytest.approx(0.51 + 0.135, abs=1e-9)
+    blocks, without = history_blocks(both)
+    assert set(blocks) == {"chica", "pares"} and without == (1.0, 0.01)
+    # the first shipped form (one flat pares block) reads as one block
+    flat = {"lance": "pares", "hands": "as dealt", "method": "m", "set": pm, "baseline": pb,
+            "baseline_pares_rows": [[0.03, 0.002]] * 4, "baseline_without": [1.0, 0.01]}
+    blocks, without = history_blocks({"exact_history": flat})
+    assert list(blocks) == ["pares"] and blocks["pares"]["baseline_rows"] == [[0.03, 0.002]] * 4
+    assert without == (1.0, 0.01)

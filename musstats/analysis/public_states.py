@@ -36,21 +36,42 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
 __all__ = ["PublicState", "cut_rule", "public_states", "range_weights", "state_strategy", "state_exploitability",
-           "resolve_state", "measure_states", "summary", "with_exact_history", "PRIOR_LANCES", "SOURCE"]
+           "resolve_state", "measure_states", "summary", "with_exact_history", "history_blocks", "PRIOR_LANCES",
+           "STATE_LANCES", "STATE_TEXT", "SOURCE"]
 
 #: the lances bet before pares whose betting a public state holds
 PRIOR_LANCES = ("grande", "chica")
+#: the lances a public state is measured in, and the lances bet before each whose betting it holds
+STATE_LANCES = {"chica": ("grande",), "pares": PRIOR_LANCES, "juego": ("grande", "chica", "pares")}
 
 
 @dataclass(frozen=True)
 class PublicState:
-    """What the table saw before pares in a hand as dealt: the declaration ``pattern`` of the pares
-    subgame, the seat that cut (``cutter``) and the terminal node of grande's and of chica's tree."""
+    """What the table saw before a lance in a hand as dealt: the declaration ``pattern`` of the
+    lance's subgame (15 in chica), the seat that cut (``cutter``) and the terminal node of each
+    earlier lance's tree (grande's; chica's before pares and juego, -1 in a state of chica); in
+    juego also the pares declarations (``pares``, bit q: seat q held pares) and pares' terminal
+    node (``pares_node``, -1 where pares was not bet)."""
 
     pattern: int
     cutter: int
     grande: int
-    chica: int
+    chica: int = -1
+    lance: str = "pares"
+    pares: int = -1
+    pares_node: int = -1
+
+    def nodes(self) -> tuple[int, ...]:
+        """The terminal nodes of the lances bet before, in :data:`STATE_LANCES` order."""
+        return (self.grande, self.chica, self.pares_node)[: len(STATE_LANCES[self.lance])]
+
+    def key(self) -> tuple[int, ...]:
+        """The state as non-negative whole numbers (its samples' seeds and disk cache entries)."""
+        if self.lance == "pares":
+            return (self.pattern, self.cutter, self.grande, self.chica)
+        tail = (self.pares, self.pares_node + 1) if self.lance == "juego" else ()
+        return (1000 + list(STATE_LANCES).index(self.lance), self.pattern, self.cutter, self.grande,
+                self.chica + 1, *tail)
 
 
 def cut_rule(strategies: str) -> str:
@@ -59,30 +80,48 @@ def cut_rule(strategies: str) -> str:
     return "equilibrium" if W._check_set(strategies) == "mus-read" else "flags"
 
 
-def public_states(h: W.Hands, pattern: int) -> tuple[list[PublicState], np.ndarray]:
-    """The public states of the pares subgame ``pattern`` among the hands as dealt of ``h``, the
-    most frequent first, and the number of hands in each."""
-    sel = np.nonzero((h.pattern["pares"] == pattern) & ~h.mus)[0]
+def _lance(lance: str) -> str:
+    if lance not in STATE_LANCES:
+        raise MusError(f"public states are measured in {', '.join(STATE_LANCES)}, not {lance!r}")
+    return lance
+
+
+def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[PublicState], np.ndarray]:
+    """The public states of the subgame ``pattern`` of ``lance`` among the hands as dealt of
+    ``h``, the most frequent first, and the number of hands in each."""
+    prior = STATE_LANCES[_lance(lance)]
+    sel = np.nonzero((h.pattern[lance] == pattern) & ~h.mus)[0]
     if not sel.size:
         return [], np.zeros(0, np.int64)
-    key = np.stack([h.cutter[sel], h.node["grande"][sel], h.node["chica"][sel]], 1)
-    u, cnt = np.unique(key, axis=0, return_counts=True)
+    cols = [h.cutter[sel]] + [h.node[x][sel] for x in prior[:2]]
+    if lance == "juego":
+        cols += [h.pares[sel], h.node["pares"][sel]]
+    elif len(prior) == 1:
+        cols.append(np.full(sel.size, -1, np.int64))
+    u, cnt = np.unique(np.stack(cols, 1), axis=0, return_counts=True)
     order = np.argsort(-cnt, kind="stable")
-    return [PublicState(int(pattern), *(int(x) for x in u[i])) for i in order], cnt[order]
+    return [PublicState(int(pattern), *(int(x) for x in u[i][:3]), lance,  # type: ignore[misc]
+                        *(int(x) for x in u[i][3:])) for i in order], cnt[order]
 
 
-@lru_cache(maxsize=32)
-def _own_reach(lance: str, cutter: int, v: Variant, strategies: str) -> list[np.ndarray]:
-    """Per seat, his own reach of every node of the lance's tree with every hand (the set's
-    strategy for the hands cut by ``cutter``): float [H, nodes].  Kept: every public state with
-    that cutter reads the same (read only)."""
-    from musstats.engines.betting import deals as D
+@lru_cache(maxsize=64)
+def _own_reach(lance: str, cutter: int, v: Variant, strategies: str, pattern: int = 15,
+               state: tuple[int, int, int, int] | None = None) -> list[np.ndarray]:
+    """Per seat, his own reach of every node of the subgame's tree with every hand (the set's
+    strategy for the hands cut by ``cutter``; in pares, ``state`` the public state whose shipped
+    strategy the set plays there, if any): float [H, nodes].  Kept: every public state with that
+    cutter reads the same (read only)."""
     from musstats.engines.betting.info import prepare
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
-    (pat,) = [p for lance2, p in D.SUBGAMES if lance2 == lance]
-    sol = W._lance_strategy(lance, pat, "as-dealt", strategies, v)
+    sol = None
+    if state is not None and W._check_set(strategies) == "mus-read":
+        from musstats.engines.betting.store import get_state_solved
+
+        sol = get_state_solved(v, *state)
+    if sol is None:
+        sol = W._lance_strategy(lance, pattern, "as-dealt", strategies, v)
     g = sol.game
     nodes = np.arange(int(g.tree.n_nodes))
     hands = np.repeat(np.arange(H, dtype=np.int64)[:, None], 4, 1)  # each seat's state of every hand
@@ -113,8 +152,18 @@ def range_weights(state: PublicState, variant: Variant | None = None, strategies
             rw[q] *= ~flags[q]
         elif q == c:
             rw[q] *= flags[q]
-    for lance, node in zip(PRIOR_LANCES, (state.grande, state.chica)):
-        R = _own_reach(lance, c, v, strategies)
+    for lance, node in zip(STATE_LANCES[_lance(state.lance)], state.nodes()):
+        if lance == "pares":  # the declarations, then pares' betting where it was bet
+            from musstats.engines.betting.deals import _held
+
+            held = _held(v)[0]
+            for q in range(4):
+                rw[q] *= held == (state.pares >> q & 1)
+            if node < 0:
+                continue
+            R = _own_reach("pares", c, v, strategies, state.pares, (state.pares, c, state.grande, state.chica))
+        else:
+            R = _own_reach(lance, c, v, strategies)
         for q in range(4):
             rw[q] *= R[q][:, node]
     return rw
@@ -124,7 +173,7 @@ def _vector(state: PublicState, v: Variant, strategies: str, n_eval: int, seed: 
     from musstats.engines.betting.specs import Spec
     from musstats.engines.betting.vector import vector_game
 
-    spec = Spec(lance="pares", pattern=state.pattern, info="private", variant=v)
+    spec = Spec(lance=state.lance, pattern=state.pattern, info="private", variant=v)
     game = spec.game()
     vg = vector_game(game, v, spec.pattern).configure(range_weights=range_weights(state, v, strategies),
                                                      n_eval=int(n_eval), seed=int(seed))
@@ -132,9 +181,17 @@ def _vector(state: PublicState, v: Variant, strategies: str, n_eval: int, seed: 
 
 
 def state_strategy(game, state: PublicState, v: Variant, strategies: str = "mus-read") -> np.ndarray:
-    """The set's pares strategy in the public state, in the private game ``game``'s layout (the
-    strategies that read who cut: their block for ``state.cutter``)."""
-    old = W._lance_strategy("pares", state.pattern, "as-dealt", strategies, v)
+    """The set's pares strategy in the public state, in the private game ``game``'s layout: for
+    the set ``musstats hand`` plays, the state's own where one ships
+    (:func:`musstats.engines.betting.store.get_state_solved`); else the strategies that read who
+    cut, their block for ``state.cutter``."""
+    if W._check_set(strategies) == "mus-read" and state.lance == "pares":
+        from musstats.engines.betting.store import get_state_solved
+
+        own = get_state_solved(v, state.pattern, state.cutter, state.grande, state.chica)
+        if own is not None:
+            return np.asarray(own.sigma)
+    old = W._lance_strategy(state.lance, state.pattern, "as-dealt", strategies, v)
     og = old.game
     sigma = game.uniform()
     for q in range(4):
@@ -173,23 +230,25 @@ def state_exploitability(state: PublicState, variant: Variant | None = None, *, 
 
 
 def resolve_state(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
-                  iterations: int = 1000, n_eval: int = 10_000, seed: int = 1):
+                  iterations: int = 1000, n_eval: int = 10_000, seed: int = 1, measure: bool = True):
     """The pares subgame of one public state solved by DCFR with the seats' ranges weighted
-    (:func:`range_weights`): (the solved strategy, its per-player NashConv)."""
+    (:func:`range_weights`): (the solved strategy, its per-player NashConv on the solve's own
+    evaluation samples, or None without ``measure``).  ``strat.sigma`` is in the private game's
+    layout (what :func:`state_exploitability` and the shipped states read)."""
     from musstats.engines.solving.cfr import SolveConfig, solve
 
     v = variant or Variant()
     _, vg = _vector(state, v, strategies, n_eval, seed)
     strat = solve(vg, SolveConfig.preset("dcfr", int(iterations)))
-    return strat, _gains(vg, vg.layout.from_game(strat.sigma))
+    return strat, (_gains(vg, vg.layout.from_game(strat.sigma)) if measure else None)
 
 
 def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | None = None,
                    strategies: str = "mus-read", n_eval: int = 10_000, seed: int = 1, progress=None,
-                   cached=None) -> list[dict]:
-    """Per pares subgame of ``patterns``, its ``top`` most frequent public states in ``hands``
+                   cached=None, lance: str = "pares") -> list[dict]:
+    """Per subgame of ``lance`` in ``patterns``, its ``top`` most frequent public states in ``hands``
     (played with the set ``strategies``), each measured by :func:`state_exploitability`: rows
-    ``{"pattern", "cutter", "grande", "chica", "share", "gains", "gains_se", "value"}``, ``share``
+    ``{"lance", "pattern", "cutter", "grande", "chica", "share", "gains", "gains_se", "value"}``, ``share``
     the state's fraction of all hands.  A state's samples come from ``seed`` and the state itself
     (the same whatever else is measured).  ``cached(state, seed, make)``: where a row is kept
     between runs; ``progress(done, total)``."""
@@ -198,16 +257,17 @@ def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | Non
     v = variant or Variant()
     todo = []
     for pat in patterns:
-        states, cnt = public_states(hands, int(pat))
+        states, cnt = public_states(hands, int(pat), lance)
         todo += [(s, c / hands.n) for s, c in zip(states[:top], cnt[:top])]
     rows = []
     for i, (s, share) in enumerate(todo):
-        si = derived_seed(seed, s.pattern, s.cutter, s.grande, s.chica)
+        si = derived_seed(seed, *s.key())
 
         def make(s=s, si=si):
             return state_exploitability(s, v, strategies=strategies, n_eval=n_eval, seed=si)
         r = cached(s, si, make) if cached is not None else make()
-        rows.append({"pattern": s.pattern, "cutter": s.cutter, "grande": s.grande, "chica": s.chica,
+        rows.append({"lance": s.lance, "pattern": s.pattern, "cutter": s.cutter, "grande": s.grande,
+                     "chica": s.chica, **({"pares": s.pares, "pares_node": s.pares_node} if s.lance == "juego" else {}),
                      "share": float(share), **r})
         if progress is not None:
             progress(i + 1, len(todo))
@@ -230,13 +290,35 @@ def summary(rows: list[dict]) -> dict:
             "share_measured": float(share.sum()), "states": len(rows)}
 
 
-def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, baseline_pares: list) -> dict:
+#: what a public state holds, per lance whose states are measured
+STATE_TEXT = {"chica": "who cut, grande's exact betting",
+              "pares": "who cut, grande's and chica's exact betting, the declarations",
+              "juego": "who cut, grande's, chica's and pares' exact betting, the pares and juego declarations"}
+
+
+def history_blocks(doc: dict) -> tuple[dict, tuple[float, float] | None]:
+    """The exact-history blocks of a shipped whole-hand document, per lance, and the baseline's
+    figure without their rows (None: no block yet)."""
+    eh = doc.get("exact_history") or {}
+    if "lances" in eh:
+        return dict(eh["lances"]), tuple(eh["baseline_without"])  # type: ignore[return-value]
+    if "lance" in eh:  # one lance's block, as first shipped
+        blk = {k: x for k, x in eh.items() if k not in ("baseline_without", "baseline_pares_rows")}
+        blk["baseline_rows"] = eh["baseline_pares_rows"]
+        return {eh["lance"]: blk}, tuple(eh["baseline_without"])  # type: ignore[return-value]
+    return {}, None
+
+
+def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, baseline_rows: list,
+                       solved: dict | None = None, lance: str = "pares") -> dict:
     """The shipped whole-hand document (:func:`musstats.analysis.whole_hand.exploitability_document`)
-    with the rows of a seat reading the exact public history in pares (:data:`SOURCE`; ``measured``:
-    :func:`summary` of the set's states) and its figures again: per lance and seat the source that
-    gains most.  The baseline's rows are not in the document: ``baseline_pares`` gives its best pares
-    row per seat ``(gain, se)`` in the same measurement, replaced where ``baseline_measured`` (the
-    per-lance set's states) gains more."""
+    with the rows of a seat reading the exact public history in ``lance`` (:data:`SOURCE`;
+    ``measured``: :func:`summary` of the set's states) and its figures again: per lance and seat
+    the source that gains most.  The baseline's rows are not in the document: ``baseline_rows``
+    gives its best row of the lance per seat ``(gain, se)`` in the same measurement, replaced where
+    ``baseline_measured`` (the per-lance set's states) gains more.  ``solved``: what the states
+    solved and shipped for the set hold (recorded; kept from the document when not given).  The
+    other lances' blocks stay."""
     import pandas as pd
 
     from musstats.analysis.whole_hand import seat_total
@@ -245,36 +327,40 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
     def rounded(x: float) -> float:
         return round(float(x), 4)
 
-    gain = [rounded(measured["per_seat"][q]) for q in range(4)]
-    gain_se = [rounded(measured["per_seat_se"][q]) for q in range(4)]
-    new = [{"lance": "pares", "source": SOURCE, "reader": SEATS[q], "kind": "seat", "gain": gain[q],
-            "gain_se": gain_se[q], "gain_in": None, "gate": None} for q in range(4)]
-    rows = [r for r in doc["rows"] if r.get("source") != SOURCE] + new
+    blocks, without = history_blocks(doc)
+    if without is None:  # the baseline without any of these rows
+        without = (float(doc["baseline_nashconv"]), float(doc["baseline_nashconv_se"]))
+    old = blocks.get(lance, {})
+    blocks[lance] = {
+        "lance": lance, "hands": "as dealt",
+        "method": (f"per public state ({STATE_TEXT[_lance(lance)]}), each seat's best response with every seat's "
+                   "range weighted by his own probabilities of the history; exact over the responder's hands, "
+                   "chosen on one sample of the others' hands and valued on another; summed as share x gain over "
+                   "the states measured (the others and the hands after a mus round count zero)"),
+        "set": {k: measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
+        "baseline": {k: baseline_measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
+        "baseline_rows": [list(map(float, x)) for x in baseline_rows]}
+    if solved is not None or "solved" in old:
+        blocks[lance]["solved"] = solved if solved is not None else old["solved"]
+    new = [{"lance": lance, "source": SOURCE, "reader": SEATS[q], "kind": "seat",
+            "gain": rounded(measured["per_seat"][q]), "gain_se": rounded(measured["per_seat_se"][q]),
+            "gain_in": None, "gate": None} for q in range(4)]
+    rows = [r for r in doc["rows"] if not (r.get("source") == SOURCE and r["lance"] == lance)] + new
     nash, nash_se = seat_total(pd.DataFrame(rows))
-    # the baseline without these rows (a document shipped with them keeps it)
-    base0, se0_ = doc.get("exact_history", {}).get("baseline_without",
-                                                   (doc["baseline_nashconv"], doc["baseline_nashconv_se"]))
-    base, base_var = float(base0), float(se0_) ** 2
-    for q in range(4):
-        g0, se0 = (float(x) for x in baseline_pares[q])
-        g1, se1 = float(baseline_measured["per_seat"][q]), float(baseline_measured["per_seat_se"][q])
-        if g1 > max(g0, 0.0):
-            base += g1 - max(g0, 0.0)
-            base_var += se1 ** 2 - (se0 ** 2 if g0 > 0 else 0.0)
+    base, base_var = float(without[0]), float(without[1]) ** 2
+    for blk in blocks.values():  # each lance's rows of the baseline replaced where its states gain more
+        for q in range(4):
+            g0, se0 = (float(x) for x in blk["baseline_rows"][q])
+            g1, se1 = float(blk["baseline"]["per_seat"][q]), float(blk["baseline"]["per_seat_se"][q])
+            if g1 > max(g0, 0.0):
+                base += g1 - max(g0, 0.0)
+                base_var += se1 ** 2 - (se0 ** 2 if g0 > 0 else 0.0)
     by_source = dict(doc["by_source"])
-    by_source[SOURCE] = dict(zip(("gain", "gain_se"), seat_total(pd.DataFrame(new))))
+    by_source[SOURCE] = dict(zip(("gain", "gain_se"),
+                                 seat_total(pd.DataFrame([r for r in rows if r.get("source") == SOURCE]))))
     out = dict(doc)
     out.update(nashconv=nash, nashconv_se=nash_se, baseline_nashconv=round(base, 4),
                baseline_nashconv_se=round(float(np.sqrt(max(base_var, 0.0))), 4), by_source=by_source, rows=rows)
-    out["exact_history"] = {
-        "lance": "pares", "hands": "as dealt",
-        "method": ("per public state (who cut, grande's and chica's exact betting, the declarations), each "
-                   "seat's best response with every seat's range weighted by his own probabilities of the "
-                   "history; exact over the responder's hands, chosen on one sample of the others' hands and "
-                   "valued on another; summed as share x gain over the states measured (the others and the "
-                   "hands after a mus round count zero)"),
-        "set": {k: measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
-        "baseline": {k: baseline_measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
-        "baseline_pares_rows": [list(map(float, x)) for x in baseline_pares],
-        "baseline_without": [float(base0), float(se0_)]}
+    out["exact_history"] = {"baseline_without": [float(without[0]), float(without[1])],
+                            "lances": {x: blocks[x] for x in STATE_LANCES if x in blocks}}
     return out

@@ -45,7 +45,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
-           "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability",
+           "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability", "ship_document",
            "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
@@ -123,6 +123,27 @@ def _sample_nodes(game, sigma, st, u) -> np.ndarray:
     return sample_nodes(game, sigma, st, u)
 
 
+def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, pattern: int, u: np.ndarray, v: Variant) -> None:
+    """Pares of the hands as dealt ``part`` (subgame ``pattern``) played, where the public state
+    (who cut, grande's and chica's nodes) has a shipped strategy, by that one: ``nodes`` redrawn
+    there with the same uniforms ``u``."""
+    from musstats.engines.betting.info import prepare
+    from musstats.engines.betting.store import get_state_solved, state_keys
+
+    if not state_keys(v):
+        return
+    key = np.stack([h.cutter[part], h.node["grande"][part], h.node["chica"][part]], 1)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    for j, (c, g, ch) in enumerate(uniq):
+        sol = get_state_solved(v, pattern, int(c), int(g), int(ch))
+        if sol is None:
+            continue
+        m = np.nonzero(inv == j)[0]
+        st, _, _ = prepare(sol.game, h.final[part[m]], v, "pares", None)
+        nodes[m] = _sample_nodes(sol.game, sol.sigma, st, u[m])
+
+
 def _check_set(strategies: str) -> str:
     if strategies not in STRATEGY_SETS:
         raise MusError(f"unknown strategy set {strategies!r}; accepted: {', '.join(STRATEGY_SETS)}")
@@ -189,7 +210,10 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
                 sol = _lance_strategy(lance, pat, deal, strategies, v)
                 st, _, _ = prepare(sol.game, h.final[part], v, lance,
                                    h.cutter[part] if sol.game.info == "mus-read" else None)
-                nodes = _sample_nodes(sol.game, sol.sigma, st, rng.random((part.size, 32)))
+                u = rng.random((part.size, 32))
+                nodes = _sample_nodes(sol.game, sol.sigma, st, u)
+                if lance == "pares" and deal == "as-dealt" and strategies == "mus-read":
+                    _in_states(nodes, h, part, pat, u, v)
                 node[part], pattern[part], klass[part] = nodes, pat, cls[nodes]
                 tree = sol.game.tree
                 kinds = np.array([tree.terminals[tree.nodes[x].terminal].kind for x in range(tree.n_nodes)
@@ -441,18 +465,21 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     return out
 
 
-def _inputs_digest(v: Variant) -> str:
+def _inputs_digest(v: Variant, code: bool = True, states: bool = True) -> str:
     """A hash of what the simulated hands are played with: the shipped betting strategies and
-    pairs' correlated plans, the discard table (with its cut flags) and the solving sources."""
+    pairs' correlated plans, the mus decision's equilibrium, the discard table (with its cut
+    flags), with ``states`` the pares strategies solved per public state, and with ``code`` the
+    solving sources."""
     import hashlib
 
     from musstats.base.files import DATA_DIR, data_file
     from musstats.engines.solving.store import source_digest
 
-    h = hashlib.sha256(source_digest().encode())
+    h = hashlib.sha256(source_digest().encode() if code else b"data")
     shipped = [p for stem in ("betting", "plans")
                for p in sorted(DATA_DIR.glob(f"{stem}_{v.deck}_{v.juego_real}_*.npz"))]
-    for p in shipped + [data_file("discard", v)]:
+    more = [data_file(stem, v) for stem in ("discard", "cut_equilibrium") + (("pares_states",) if states else ())]
+    for p in shipped + more:
         if p.is_file():
             h.update(p.name.encode())
             h.update(p.read_bytes())
@@ -623,13 +650,16 @@ def _row_value(key: str, x):
 def write_exploitability(df, baseline=None, variant: Variant | None = None):
     """Ship :func:`exploitability_document` of ``df`` and ``baseline`` (atomically) for
     ``musstats hand --exploitability``."""
+    return ship_document(exploitability_document(df, baseline), variant)
+
+
+def ship_document(doc: dict, variant: Variant | None = None):
+    """Write a whole-hand document as the shipped figures of ``variant`` (atomically): its path."""
     import json
 
     from musstats.base.files import atomic_write_text
 
-    v = variant or Variant()
-    path = _data_path(v)
-    doc = exploitability_document(df, baseline)
+    path = _data_path(variant or Variant())
     atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
     return path
 

@@ -585,10 +585,18 @@ def render_whole_hand(d: dict) -> str:
     if d.get("baseline") and d.get("baseline") != d.get("strategies"):
         lines.append(f"The same against {d['baseline']} (the baseline): "
                      f"{d['baseline_nashconv']:.3f} ± {d['baseline_nashconv_se']:.3f}")
-    xh = d.get("exact_history")
-    if xh:
+    from musstats.analysis.public_states import history_blocks
+
+    for xh in history_blocks(d)[0].values():
         lines.append(f"Rows reading `history` ({xh['lance']}, hands {xh['hands']}): {xh['method']}; "
                      f"{xh['set']['states']:,} public states holding {xh['set']['share_measured']:.1%} of the hands.")
+        sv = xh.get("solved")
+        if sv:
+            lines.append(f"In the {sv['states']:,} public states where reading gained most ({sv['share']:.1%} of the "
+                         f"hands) {xh['lance']} is bet by strategies solved per state with the ranges "
+                         f"({sv['iterations']:,} DCFR iterations): there {sv['before']:.3f} -> {sv['after']:.3f} "
+                         f"stones per hand. The rows of the other sources (simulated whole hands) were measured with "
+                         f"{xh['lance']} bet as before in those states.")
     if any(r.get("kind") == "seat" and r.get("gate") is None and r.get("gain_in") is not None
            for r in d.get("rows", [])):
         lines.append("The seats' rows here are plain best responses (no gate): on these samples they learn the "

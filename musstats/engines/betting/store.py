@@ -16,7 +16,8 @@ from musstats.engines.solving import store as S
 from musstats.rules.variant import Variant
 
 __all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached", "plans_path",
-           "plans_meta", "get_plans"]
+           "plans_meta", "get_plans", "states_path", "write_states", "states_meta", "state_keys", "get_state_solved",
+           "STATE_SOURCE", "STATE_LEVELS"]
 
 
 def shipped_path(variant: Variant, deal: str, info: str = "private", method: str | None = None) -> Path:
@@ -201,3 +202,84 @@ def get_plans(spec: Spec) -> dict:
                 S.MEMO[key][int(meta["team"])] = PlanMixture(int(meta["team"]), int(meta["opponent"]), sigmas,
                                                              weights, meta)
     return S.MEMO[key]
+
+
+# ---------------------------------------------------------------------------
+# pares solved per public state (the hands as dealt: who cut, grande's and chica's betting)
+
+
+def states_path(variant: Variant) -> Path:
+    """``musstats/data/pares_states_<deck>_<juego real>.npz``: pares solved per public state."""
+    from musstats.base.files import data_file
+
+    return data_file("pares_states", variant)
+
+
+#: the steps a probability of a per-state pares strategy is kept in (a byte each; 32 keeps the
+#: shipped file small, and the figures are measured on the strategies so kept)
+STATE_LEVELS = 32
+
+
+def write_states(entries: list[tuple[tuple[int, int, int, int], np.ndarray]], meta: dict, path: Path) -> Path:
+    """Write pares strategies solved per public state: ``entries`` of ((pattern, cutter, grande
+    node, chica node), the private game's strategy quantised in :data:`STATE_LEVELS` steps), to
+    ``path`` atomically."""
+    from musstats.base.files import write_npz
+
+    keys = np.array([k for k, _ in entries], np.int64).reshape(-1, 4)
+    q = [np.asarray(s, np.uint8) for _, s in entries]
+    offsets = np.concatenate([[0], np.cumsum([x.size for x in q])]).astype(np.int64)
+    sigma = np.concatenate(q) if q else np.zeros(0, np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)})
+
+
+def states_meta(variant: Variant) -> dict | None:
+    """The metadata of the shipped per-state pares strategies (None: none ship for the rules)."""
+    from musstats.base.files import read_npz
+
+    z = read_npz(states_path(variant))
+    return None if z is None else S.unpack_meta(z)
+
+
+def state_keys(variant: Variant) -> dict[tuple[int, int, int, int], int]:
+    """The public states whose pares strategy ships: (pattern, cutter, grande node, chica node) ->
+    its row in the file (empty where none ship)."""
+    from musstats.base.files import read_npz
+
+    z = read_npz(states_path(variant))
+    if z is None:
+        return {}
+    mk = (str(states_path(variant)), id(z))
+    if mk not in _STATES:
+        _STATES[mk] = {tuple(int(x) for x in k): i for i, k in enumerate(z["keys"])}
+    return _STATES[mk]
+
+
+#: what was read of the shipped per-state strategies, keyed by the file and its arrays as read
+_STATES: dict = {}
+#: the ``source`` of a strategy solved for the public state it is played in
+STATE_SOURCE = "shipped public state"
+
+
+def get_state_solved(variant: Variant, pattern: int, cutter: int, grande: int, chica: int) -> Solved | None:
+    """The pares strategy shipped for one public state (private information, hands as dealt), or
+    None where the state has none: the set's strategy given who cut is played there."""
+    from musstats.base.files import read_npz
+
+    key = (int(pattern), int(cutter), int(grande), int(chica))
+    i = state_keys(variant).get(key)
+    if i is None:
+        return None
+    z = read_npz(states_path(variant))
+    assert z is not None
+    mk = (str(states_path(variant)), id(z), key)
+    if mk not in _STATES:
+        spec = Spec(lance="pares", pattern=int(pattern), info="private", variant=variant)
+        game = spec.game()
+        q = z["sigma"][int(z["offsets"][i]): int(z["offsets"][i + 1])]
+        if q.shape[0] != game.n_slots:
+            return None
+        meta = S.unpack_meta(z)
+        _STATES[mk] = Solved(spec, game, S.dequantise(q, game), int(meta.get("iterations", 0)), source=STATE_SOURCE)
+    return _STATES[mk]

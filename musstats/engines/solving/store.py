@@ -52,8 +52,10 @@ def strategy_key(fields: dict) -> str:
     return _cache.digest(json.dumps(fields, sort_keys=True, default=str), source_digest())
 
 
-def quantise(sigma: np.ndarray) -> np.ndarray:
-    return np.rint(np.clip(sigma, 0, 1) * 255).astype(np.uint8)
+def quantise(sigma: np.ndarray, levels: int = 255) -> np.ndarray:
+    """A strategy's probabilities in ``levels`` steps, one byte each (read back by
+    :func:`dequantise`, which renormalises each infoset's row whatever the steps)."""
+    return np.rint(np.clip(sigma, 0, 1) * int(levels)).astype(np.uint8)
 
 
 def dequantise(q: np.ndarray, game: Game) -> np.ndarray:

@@ -1,0 +1,123 @@
+"""Pares strategies solved per public state (who cut, grande's and chica's betting): how they are
+kept and where they are played.
+
+A strategy written by hand into a state file is read back exactly (its probabilities are
+multiples of the kept steps); ``musstats hand`` bets pares by it in that public state and by
+the strategy given who cut in any other; whole hands played by the set ``musstats hand`` plays
+follow it in that state and only there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from musstats.rules.variant import Variant
+
+V = Variant()
+CARDS = "R R 3 A"  # pares; mano cuts with it by the shipped cut law
+HISTORY = "corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares mano+second"
+
+
+def _pares_game(pattern: int):
+    from musstats.engines.betting.specs import Spec
+
+    return Spec(lance="pares", pattern=pattern, info="private", variant=V).game()
+
+
+def _nodes(text: str, seat: int = 0, cards: str = CARDS) -> tuple[int, int]:
+    from musstats.analysis.reading import parse_history
+    from musstats.rules.cards import parse_hand
+    from musstats.tables.hands import hand_tables
+
+    h = parse_history(text, seat, hand_tables(V).index_of(parse_hand(cards)), V)
+    by = {ln.lance: ln.node for ln in h.lances}
+    return by["grande"], by["chica"]
+
+
+@pytest.fixture
+def state_file(tmp_path, monkeypatch):
+    """Point the shipped per-state strategies at a file of the test's own."""
+    from musstats.engines.betting import store
+
+    path = tmp_path / "pares_states.npz"
+    monkeypatch.setattr(store, "states_path", lambda v: path)
+
+    def write(entries):
+        store.write_states([(k, store.S.quantise(s, store.STATE_LEVELS)) for k, s in entries], {"iterations": 7},
+                           path)
+    return write
+
+
+def test_a_state_strategy_is_read_back_in_its_steps(state_file):
+    from musstats.engines.betting import store
+
+    g = _pares_game(3)
+    sigma = g.uniform()
+    k = int(g.owner[0])
+    b = g.block(sigma, 0)
+    b[:, :] = 0.0
+    b[:, 0], b[:, -1] = 0.25, 0.75  # multiples of 1/32: kept exactly
+    state_file([((3, 0, 5, 6), sigma)])
+    got = store.get_state_solved(V, 3, 0, 5, 6)
+    assert got is not None and got.source == store.STATE_SOURCE and got.iterations == 7
+    assert np.allclose(got.game.block(got.sigma, 0)[:, [0, -1]], [0.25, 0.75])
+    assert got.game.block(got.sigma, 0)[:, 1:-1].sum() == 0.0
+    assert int(got.game.owner[0]) == k
+    assert store.get_state_solved(V, 3, 0, 5, 7) is None and store.get_state_solved(V, 3, 1, 5, 6) is None
+
+
+def test_musstats_hand_bets_pares_by_the_state_strategy_only_in_its_state(state_file):
+    from musstats.analysis.reading import hand
+
+    g = _pares_game(3)
+    sigma = g.uniform()
+    b = g.block(sigma, 0)  # mano opens pares mano+second
+    b[:, :] = 0.0
+    b[:, -1] = 1.0  # the last action of the opening (the largest bet) with every hand
+    gn, cn = _nodes(HISTORY)
+    state_file([((3, 0, gn, cn), sigma)])
+    r = hand(CARDS, "mano", history=HISTORY, samples=20_000, seed=3)
+    acts = list(r.decision["actions"])
+    assert r.decision["actions"][acts[-1]]["p"] == 1.0
+    assert all(r.decision["actions"][a]["p"] == 0.0 for a in acts[:-1])
+    assert "public state" in r.decision["source"]
+    # another chica: no strategy ships for that state, so the one given who cut answers
+    other = HISTORY.replace("chica: paso,paso,paso,paso", "chica: paso,paso,paso,envido 2,no quiero,no quiero")
+    gn2, cn2 = _nodes(other)
+    assert (gn2, cn2) != (gn, cn)
+    r2 = hand(CARDS, "mano", history=other, samples=20_000, seed=3)
+    assert "given who cut" in r2.decision["source"]
+    assert r2.decision["actions"][acts[-1]]["p"] < 1.0
+
+
+def test_whole_hands_follow_the_state_strategy_in_its_state_only(state_file):
+    from musstats.analysis import whole_hand as W
+    from musstats.analysis.public_states import public_states
+    from musstats.engines.betting.tree import betting_tree
+
+    before = W.simulate(100_000, 41, None, "mus-read", "equilibrium")
+    states, cnt = public_states(before, 3)
+    s = states[0]
+    assert cnt[0] >= 20
+    g = _pares_game(3)
+    sigma = g.uniform()
+    for node in range(int(g.tree.n_nodes)):
+        if not g.tree.nodes[node].is_terminal:
+            b = g.block(sigma, node)
+            b[:, :] = 0.0
+            b[:, 0] = 1.0  # paso everywhere
+    state_file([((3, s.cutter, s.grande, s.chica), sigma)])
+    after = W.simulate(100_000, 41, None, "mus-read", "equilibrium")
+    t = betting_tree("pares", 3)
+    node = 0
+    while not t.nodes[node].is_terminal:
+        node = t.nodes[node].children[0]
+    pat = after.pattern["pares"] == 3
+    assert np.array_equal(before.node["grande"], after.node["grande"])  # the lances before pares as before
+    there = pat & ~after.mus & (after.cutter == s.cutter) & (after.node["grande"] == s.grande) & \
+        (after.node["chica"] == s.chica)
+    assert there.sum() == cnt[0]
+    assert (after.node["pares"][there] == node).all()
+    assert (before.node["pares"][there] != node).any()  # the set's own strategy bets there
+    elsewhere = pat & ~there
+    assert np.array_equal(before.node["pares"][elsewhere], after.node["pares"][elsewhere])
