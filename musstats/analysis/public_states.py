@@ -100,8 +100,13 @@ def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[
         cols.append(np.full(sel.size, -1, np.int64))
     u, cnt = np.unique(np.stack(cols, 1), axis=0, return_counts=True)
     order = np.argsort(-cnt, kind="stable")
-    return [PublicState(int(pattern), *(int(x) for x in u[i][:3]), lance,  # type: ignore[misc]
-                        *(int(x) for x in u[i][3:])) for i in order], cnt[order]
+    def state(row: np.ndarray) -> PublicState:
+        c, g, ch = (int(x) for x in row[:3])
+        if lance == "juego":
+            return PublicState(int(pattern), c, g, ch, lance, int(row[3]), int(row[4]))
+        return PublicState(int(pattern), c, g, ch, lance)
+
+    return [state(u[i]) for i in order], cnt[order]
 
 
 @lru_cache(maxsize=64)
@@ -301,11 +306,13 @@ def history_blocks(doc: dict) -> tuple[dict, tuple[float, float] | None]:
     figure without their rows (None: no block yet)."""
     eh = doc.get("exact_history") or {}
     if "lances" in eh:
-        return dict(eh["lances"]), tuple(eh["baseline_without"])  # type: ignore[return-value]
+        b, se = eh["baseline_without"]
+        return dict(eh["lances"]), (float(b), float(se))
     if "lance" in eh:  # one lance's block, as first shipped
         blk = {k: x for k, x in eh.items() if k not in ("baseline_without", "baseline_pares_rows")}
         blk["baseline_rows"] = eh["baseline_pares_rows"]
-        return {eh["lance"]: blk}, tuple(eh["baseline_without"])  # type: ignore[return-value]
+        b, se = eh["baseline_without"]
+        return {eh["lance"]: blk}, (float(b), float(se))
     return {}, None
 
 
