@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 CASES = [
     ("R R 7 5", "third", "mus,corto; grande: paso,envido 2"),
     ("R R 3 A", "mano", "mus,mus,corto"),
+    ("R R 3 A", "mano", "corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares mano+second"),
     ("R R 7 5", "second", "mus,mus,mus,mus; 1,3,2,4; grande: paso"),
     ("C C 7 A", "second", "corto; grande: paso,paso,paso,paso; chica: paso,envido 2,no,no; pares mano+second: paso"),
     ("R C 7 4", "postre", "mus,mus,corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares none; "
