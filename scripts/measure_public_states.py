@@ -161,13 +161,24 @@ def main(argv=None) -> int:
     if a.out:
         atomic_write_text(a.out, json.dumps(doc, indent=1) + "\n")
     if a.ship:
+        from musstats.analysis.public_states import history_blocks
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
+        from musstats.engines.betting import store
 
         base = json.loads(Path(a.baseline).read_text())
         pairs = [tuple(float(y) for y in x.split(":")) for x in a.baseline_rows.split(",")]
         if base.get("lance", "pares") != a.lance:
             ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
-        doc = with_exact_history(whole_hand_exploitability(v), summ, base, pairs, lance=a.lance)
+        shipped = whole_hand_exploitability(v)
+        solved = None
+        if a.lance in store.STATE_LANCES and store.state_keys(v, a.lance):
+            # the states solved for the lance, as measured now (the ranges move with the earlier lances' states)
+            keys = store.state_keys(v, a.lance)
+            mine = [r for r in rows if (r["pattern"], r["cutter"], r["grande"], r["chica"]) in keys]
+            old = history_blocks(shipped)[0].get(a.lance, {}).get("solved") or {}
+            solved = {**old, "states": len(keys), "measured": len(mine), "share": sum(r["share"] for r in mine),
+                      "after": sum(r["share"] * sum(r["gains"]) for r in mine)}
+        doc = with_exact_history(shipped, summ, base, pairs, solved=solved, lance=a.lance)
         print(f"shipped {ship_document(doc, v).name}: nashconv {doc['nashconv']} ± {doc['nashconv_se']}, baseline "
               f"{doc['baseline_nashconv']} ± {doc['baseline_nashconv_se']}")
     return 0

@@ -1,10 +1,10 @@
-"""Pares solved per public state: the states where a seat that reads the exact history gains most,
-each solved with the seats' ranges, shipped for ``musstats hand`` and measured.
+"""A lance solved per public state (chica, pares): the states where a seat that reads the exact
+history gains most, each solved with the seats' ranges, shipped for ``musstats hand`` and measured.
 
 Reads a measurement of the set ``musstats hand`` plays (``scripts/measure_public_states.py
---out``: each public state's share of all hands and each seat's best-response gain there),
-takes the ``--states`` states with the largest share x gain for what they cost in the shipped
-file (share x gain per slot of the strategy), solves each (DCFR, ``--iterations``,
+--lance L --out``: each public state's share of all hands and each seat's best-response gain
+there), takes the ``--states`` states with the largest share x gain for what they cost in the
+shipped file (share x gain per slot of the strategy), solves each (DCFR, ``--iterations``,
 every seat's range weighted by his own probabilities of the history:
 ``musstats.analysis.public_states.resolve_state``) and measures the quantised solution the way
 the states were measured (each seat's best response, exact over his hands, chosen on one sample
@@ -12,11 +12,12 @@ of the others' hands and valued on an independent one; the same samples as the m
 Each state is kept in the disk cache as soon as it is solved, so a run that stops resumes where
 it stood; ``--part i/n`` runs every n-th state (parallel runs share the cache).  Usage:
 
-    python scripts/solve_public_states.py --measured MEASURED.json [--states 400] [--iterations 1000]
-        [--seed 22] [--n-eval 10000] [--part 0/1] [--out FILE.json] [--ship]
+    python scripts/solve_public_states.py --measured MEASURED.json [--lance pares] [--states 650]
+        [--iterations 1000] [--part 0/1] [--out FILE.json] [--ship]
 
-``--ship`` writes the solved states' strategies to ``musstats/data/pares_states_*.npz`` and the
-whole-hand figures again, the states' rows replaced by the solutions'.
+``--ship`` writes the solved states' strategies to ``musstats/data/<lance>_states_*.npz`` and the
+whole-hand figures again, the states' rows replaced by the solutions'.  A lance's states move
+the ranges of the lances after it: solve them in order, and measure the later ones again.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--measured", required=True, help="scripts/measure_public_states.py --out of the set mus-read")
+    ap.add_argument("--lance", default="pares", choices=list(store.STATE_LANCES), help="the lance solved per state")
     ap.add_argument("--states", type=int, default=650,
                     help="states solved: those with the largest share x gain per slot of the strategy")
     ap.add_argument("--iterations", type=int, default=1000, help="DCFR iterations a state")
@@ -54,8 +56,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ship", action="store_true", help="write the shipped strategies and whole-hand figures")
     a = ap.parse_args(argv)
     m = json.loads(Path(a.measured).read_text())
-    if m.get("strategies") != "mus-read":
-        ap.error("--measured must measure the set musstats hand plays (--strategies mus-read)")
+    if m.get("strategies") != "mus-read" or m.get("lance", "pares") != a.lance:
+        ap.error(f"--measured must measure {a.lance} against the set musstats hand plays (--strategies mus-read)")
     try:
         i_part, n_part = (int(x) for x in a.part.split("/"))
         assert 0 <= i_part < n_part
@@ -64,31 +66,31 @@ def main(argv=None) -> int:
     v = Variant()
     seed, n_eval = int(m["seed"]), int(m["n_eval"])
     rows = m["rows"]
-    slots = {p: Spec(lance="pares", pattern=p, info="private", variant=v).game().n_slots
+    slots = {p: Spec(lance=a.lance, pattern=p, info="private", variant=v).game().n_slots
              for p in {r["pattern"] for r in rows}}
     # the states where reading gains most for what they cost in the shipped file (its slots)
     order = sorted(range(len(rows)),
                    key=lambda i: -rows[i]["share"] * sum(rows[i]["gains"]) / slots[rows[i]["pattern"]])[: a.states]
     mine = order[i_part::n_part]
-    # what a state's solution depends on: the shipped strategies and cut law the ranges come from (not the code, so
-    # that the cache survives edits elsewhere; not the states themselves, which this script writes)
-    inputs = W._inputs_digest(v, code=False, states=False)
+    # what a state's solution depends on: the shipped strategies, cut law and earlier lances' states the ranges come
+    # from (not the code, so that the cache survives edits elsewhere; not the lance's own states, which it writes)
+    inputs = W._inputs_digest(v, code=False, states=store.STATE_LANCES[:store.STATE_LANCES.index(a.lance)])
 
     def solved(r):
-        s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"])
-        path = cache.entry_path("pares-public-state-solved", s.pattern, s.cutter, s.grande, s.chica, a.iterations,
-                                store.STATE_LEVELS, n_eval, seed, v.name, inputs)
+        s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"], a.lance)
+        path = cache.entry_path("public-state-solved", *s.key(), a.iterations, store.STATE_LEVELS, n_eval, seed,
+                                v.name, inputs)
         z = cache.load(path)
         if z is not None:
             return z
         t1 = time.perf_counter()
         strat, _ = resolve_state(s, v, iterations=a.iterations, n_eval=n_eval,
-                                 seed=derived_seed(seed, 1, s.pattern, s.cutter, s.grande, s.chica), measure=False)
+                                 seed=derived_seed(seed, 1, *s.key()), measure=False)
         t_solve = time.perf_counter() - t1
         q = S.quantise(strat.sigma, store.STATE_LEVELS)
-        game = Spec(lance="pares", pattern=s.pattern, info="private", variant=v).game()
+        game = Spec(lance=a.lance, pattern=s.pattern, info="private", variant=v).game()
         got = state_exploitability(s, v, sigma=S.dequantise(q, game), n_eval=n_eval,
-                                   seed=derived_seed(seed, s.pattern, s.cutter, s.grande, s.chica))
+                                   seed=derived_seed(seed, *s.key()))
         z = {"sigma": q, "gains": np.asarray(got["gains"]), "gains_se": np.asarray(got["gains_se"]),
              "value": np.asarray(got["value"]), "seconds": np.asarray([t_solve, time.perf_counter() - t1])}
         cache.save(path, True, **z)
@@ -101,7 +103,7 @@ def main(argv=None) -> int:
         r = rows[i]
         z = solved(r)
         done[i] = z
-        print(f"pattern {r['pattern']} cutter {r['cutter']} grande {r['grande']} chica {r['chica']}: share "
+        print(f"{a.lance} pattern {r['pattern']} cutter {r['cutter']} grande {r['grande']} chica {r['chica']}: share "
               f"{r['share']:.4f}, NashConv {sum(r['gains']):.3f} -> {float(np.sum(z['gains'])):.3f} "
               f"({float(z['seconds'][1]):.1f} s)", flush=True)
         bar(j + 1, len(mine))
@@ -126,7 +128,7 @@ def main(argv=None) -> int:
            "solve_seconds_median": float(np.median(secs)) if secs else None,
            "solve_seconds_total": float(np.sum(secs))}
     print(f"solved {len(done)} states holding {sh:.4f} of the hands: there {b:.4f} -> {c:.4f} stones per hand; "
-          f"pares read through the history {sum(before['per_seat']):.4f} -> {sum(after['per_seat']):.4f} "
+          f"{a.lance} read through the history {sum(before['per_seat']):.4f} -> {sum(after['per_seat']):.4f} "
           f"({time.perf_counter() - t0:.0f} s)")
     if a.out:
         atomic_write_text(a.out, json.dumps({**{k: m[k] for k in ("variant", "hands", "seed", "n_eval", "top")},
@@ -136,16 +138,16 @@ def main(argv=None) -> int:
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
 
         keys = [(rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"]) for i in order]
-        meta = {"variant": v.name, "lance": "pares", "deal": "as-dealt", "info": "private",
+        meta = {"variant": v.name, "lance": a.lance, "deal": "as-dealt", "info": "private",
                 "iterations": a.iterations, "levels": store.STATE_LEVELS,
                 "method": "DCFR, every seat's range weighted by his own probabilities of the public history (who "
-                          "cut, grande's and chica's betting)", "states": len(keys),
+                          "cut, the earlier lances' betting)", "states": len(keys),
                 "share": sh, "measured_hands": m["hands"], "seed": seed, "n_eval": n_eval}
-        store.write_states([(k, done[i]["sigma"]) for k, i in zip(keys, order)], meta, store.states_path(v))
+        store.write_states([(k, done[i]["sigma"]) for k, i in zip(keys, order)], meta, store.states_path(v, a.lance))
         doc = whole_hand_exploitability(v)
-        blk = history_blocks(doc)[0]["pares"]
-        print(f"shipped {len(keys)} states to {store.states_path(v).name}")
-        doc = with_exact_history(doc, after, blk["baseline"], blk["baseline_rows"], solved=res)
+        blk = history_blocks(doc)[0][a.lance]
+        print(f"shipped {len(keys)} states to {store.states_path(v, a.lance).name}")
+        doc = with_exact_history(doc, after, blk["baseline"], blk["baseline_rows"], solved=res, lance=a.lance)
         print(f"shipped {ship_document(doc, v).name}: nashconv {doc['nashconv']} ± {doc['nashconv_se']}, baseline "
               f"{doc['baseline_nashconv']} ± {doc['baseline_nashconv_se']}")
     return 0

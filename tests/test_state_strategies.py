@@ -1,10 +1,10 @@
-"""Pares strategies solved per public state (who cut, grande's and chica's betting): how they are
-kept and where they are played.
+"""Chica and pares strategies solved per public state (who cut, the earlier lances' betting): how
+they are kept and where they are played.
 
 A strategy written by hand into a state file is read back exactly (its probabilities are
-multiples of the kept steps); ``musstats hand`` bets pares by it in that public state and by
-the strategy given who cut in any other; whole hands played by the set ``musstats hand`` plays
-follow it in that state and only there."""
+multiples of the kept steps); ``musstats hand`` bets by it in that public state and by the
+strategy given who cut in any other; whole hands played by the set ``musstats hand`` plays
+follow it in that state and only there; a later lance's public state weighs the ranges by it."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ CARDS = "R R 3 A"  # pares; mano cuts with it by the shipped cut law
 HISTORY = "corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares mano+second"
 
 
-def _pares_game(pattern: int):
+def _pares_game(pattern: int, lance: str = "pares"):
     from musstats.engines.betting.specs import Spec
 
-    return Spec(lance="pares", pattern=pattern, info="private", variant=V).game()
+    return Spec(lance=lance, pattern=pattern, info="private", variant=V).game()
 
 
 def _nodes(text: str, seat: int = 0, cards: str = CARDS) -> tuple[int, int]:
@@ -39,12 +39,11 @@ def state_file(tmp_path, monkeypatch):
     """Point the shipped per-state strategies at a file of the test's own."""
     from musstats.engines.betting import store
 
-    path = tmp_path / "pares_states.npz"
-    monkeypatch.setattr(store, "states_path", lambda v: path)
+    monkeypatch.setattr(store, "states_path", lambda v, lance="pares": tmp_path / f"{lance}_states.npz")
 
-    def write(entries):
+    def write(entries, lance="pares"):
         store.write_states([(k, store.S.quantise(s, store.STATE_LEVELS)) for k, s in entries], {"iterations": 7},
-                           path)
+                           tmp_path / f"{lance}_states.npz")
     return write
 
 
@@ -121,3 +120,54 @@ def test_whole_hands_follow_the_state_strategy_in_its_state_only(state_file):
     assert (before.node["pares"][there] != node).any()  # the set's own strategy bets there
     elsewhere = pat & ~there
     assert np.array_equal(before.node["pares"][elsewhere], after.node["pares"][elsewhere])
+
+
+def _all_paso(g):
+    sigma = g.uniform()
+    for node in range(int(g.tree.n_nodes)):
+        if not g.tree.nodes[node].is_terminal:
+            b = g.block(sigma, node)
+            b[:, :] = 0.0
+            b[:, 0] = 1.0  # paso, or the first answer
+    return sigma
+
+
+def test_musstats_hand_bets_chica_by_its_state_strategy(state_file):
+    from musstats.analysis.reading import hand
+
+    history = "corto; grande: paso,paso,paso,paso; chica"
+    g = _pares_game(15, "chica")
+    sigma = g.uniform()
+    b = g.block(sigma, 0)  # mano opens chica
+    b[:, :] = 0.0
+    b[:, 1] = 1.0
+    gn = _nodes("corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso")[0]
+    state_file([((15, 0, gn, -1), sigma)], lance="chica")
+    r = hand(CARDS, "mano", history=history, samples=20_000, seed=3)
+    acts = list(r.decision["actions"])
+    assert r.decision["lance"] == "chica" and r.decision["actions"][acts[1]]["p"] == 1.0
+    assert "chica solved in this public state" in r.decision["source"]
+    r2 = hand(CARDS, "mano", history="corto; grande: paso,paso,paso,envido 2,no quiero,no quiero; chica",
+              samples=20_000, seed=3)
+    assert "given who cut" in r2.decision["source"]
+
+
+def test_a_pares_state_weighs_the_ranges_by_chicas_state_strategy(state_file):
+    """Chica of (mano cut, grande en paso) shipped as paso at every node: in the pares states
+    after it, each seat's chica factor is 1 with every hand where chica went en paso, and 0 for
+    the seat who bet where chica did not (hand calculation), so the weights are the chica
+    state's own (the cut and grande) or nothing."""
+    from musstats.analysis.public_states import PublicState, range_weights
+    from musstats.engines.betting.tree import betting_tree
+
+    gn, cn = _nodes(HISTORY)  # chica en paso
+    state_file([((15, 0, gn, -1), _all_paso(_pares_game(15, "chica")))], lance="chica")
+    before = range_weights(PublicState(15, 0, gn, lance="chica"), V)
+    after = range_weights(PublicState(3, 0, gn, cn), V)
+    assert np.array_equal(before, after)
+    t = betting_tree("chica", 15)
+    bet = t.nodes[t.nodes[0].children[0]].children[1]  # mano paso, second bets
+    while not t.nodes[bet].is_terminal:
+        bet = t.nodes[bet].children[0]
+    w = range_weights(PublicState(3, 0, gn, bet), V)
+    assert not w[1].any() and np.array_equal(w[0], before[0])

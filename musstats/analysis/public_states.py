@@ -109,13 +109,22 @@ def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[
     return [state(u[i]) for i in order], cnt[order]
 
 
+def _shipped(lance: str, v: Variant) -> int:
+    """Which shipped per-state strategies of ``lance`` are read (a key of :func:`_own_reach`'s
+    memo: another file read means other reaches)."""
+    from musstats.engines.betting.store import state_keys
+
+    return id(state_keys(v, lance))
+
+
 @lru_cache(maxsize=64)
 def _own_reach(lance: str, cutter: int, v: Variant, strategies: str, pattern: int = 15,
-               state: tuple[int, int, int, int] | None = None) -> list[np.ndarray]:
+               state: tuple[int, int, int, int] | None = None, shipped: int = 0) -> list[np.ndarray]:
     """Per seat, his own reach of every node of the subgame's tree with every hand (the set's
-    strategy for the hands cut by ``cutter``; in pares, ``state`` the public state whose shipped
-    strategy the set plays there, if any): float [H, nodes].  Kept: every public state with that
-    cutter reads the same (read only)."""
+    strategy for the hands cut by ``cutter``; ``state`` the public state (pattern, cutter,
+    grande node, chica node) whose shipped strategy the set plays there, if any): float
+    [H, nodes] (``shipped``: :func:`_shipped`).  Kept: every public state with that cutter reads
+    the same (read only)."""
     from musstats.engines.betting.info import prepare
     from musstats.tables.hands import hand_tables
 
@@ -124,7 +133,7 @@ def _own_reach(lance: str, cutter: int, v: Variant, strategies: str, pattern: in
     if state is not None and W._check_set(strategies) == "mus-read":
         from musstats.engines.betting.store import get_state_solved
 
-        sol = get_state_solved(v, *state)
+        sol = get_state_solved(v, *state, lance=lance)
     if sol is None:
         sol = W._lance_strategy(lance, pattern, "as-dealt", strategies, v)
     g = sol.game
@@ -166,7 +175,10 @@ def range_weights(state: PublicState, variant: Variant | None = None, strategies
                 rw[q] *= held == (state.pares >> q & 1)
             if node < 0:
                 continue
-            R = _own_reach("pares", c, v, strategies, state.pares, (state.pares, c, state.grande, state.chica))
+            R = _own_reach("pares", c, v, strategies, state.pares, (state.pares, c, state.grande, state.chica),
+                           _shipped("pares", v))
+        elif lance == "chica":  # chica's strategy of its own public state where one ships
+            R = _own_reach("chica", c, v, strategies, 15, (15, c, state.grande, -1), _shipped("chica", v))
         else:
             R = _own_reach(lance, c, v, strategies)
         for q in range(4):
@@ -186,14 +198,14 @@ def _vector(state: PublicState, v: Variant, strategies: str, n_eval: int, seed: 
 
 
 def state_strategy(game, state: PublicState, v: Variant, strategies: str = "mus-read") -> np.ndarray:
-    """The set's pares strategy in the public state, in the private game ``game``'s layout: for
-    the set ``musstats hand`` plays, the state's own where one ships
+    """The set's strategy of the lance in the public state, in the private game ``game``'s
+    layout: for the set ``musstats hand`` plays, the state's own where one ships
     (:func:`musstats.engines.betting.store.get_state_solved`); else the strategies that read who
     cut, their block for ``state.cutter``."""
-    if W._check_set(strategies) == "mus-read" and state.lance == "pares":
+    if W._check_set(strategies) == "mus-read" and state.lance in ("chica", "pares"):
         from musstats.engines.betting.store import get_state_solved
 
-        own = get_state_solved(v, state.pattern, state.cutter, state.grande, state.chica)
+        own = get_state_solved(v, state.pattern, state.cutter, state.grande, state.chica, state.lance)
         if own is not None:
             return np.asarray(own.sigma)
     old = W._lance_strategy(state.lance, state.pattern, "as-dealt", strategies, v)

@@ -364,18 +364,19 @@ def _next_lance(done: list[str]) -> str | None:
 
 def _solved(lance: str, pattern: int, hist: "History", v: Variant):
     """The strategy of a lance for a history: after a cut the equilibrium of the lance given who
-    cut (information model ``mus-read``), and in pares, where the public state (who cut,
-    grande's and chica's betting) has one shipped, pares solved in that state; after a mus round
+    cut (information model ``mus-read``), and in chica and pares, where the public state (who
+    cut, the earlier lances' betting) has one shipped, the lance solved in that state; after a mus round
     the after-mus one; where the mus is not told, or the player's own call departs from the cut
     flags, the per-lance one of the hands as dealt."""
     from musstats.analysis.betting import played_strategy
 
-    if lance == "pares" and hist.reads_cut:
+    if lance in ("chica", "pares") and hist.reads_cut and hist.cutter is not None:
         from musstats.engines.betting.store import get_state_solved
 
         nodes = {ln.lance: ln.node for ln in hist.lances if ln.lance in ("grande", "chica") and ln.over}
-        if len(nodes) == 2 and hist.cutter is not None:
-            got = get_state_solved(v.lance_rules, pattern, hist.cutter, nodes["grande"], nodes["chica"])
+        if "grande" in nodes and (lance == "chica" or "chica" in nodes):
+            got = get_state_solved(v.lance_rules, pattern, hist.cutter, nodes["grande"],
+                                   nodes["chica"] if lance == "pares" else -1, lance)
             if got is not None:
                 return got
     return played_strategy(lance, pattern, hist.deal, v.lance_rules, read_cut=hist.reads_cut, solve_missing=False)
@@ -600,8 +601,8 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
             "method": "Bayes over Monte Carlo deals: the other hands dealt from the unseen cards (after the mus thrown "
                       "by the discard table and redrawn), weighted by the mus decision's equilibrium, the discard table, "
                       "declarations and betting strategies",
-            "strategies": ("after a cut the equilibrium of each lance given who cut (pares, in the public states "
-                           "that ship, solved given grande's and chica's betting too), after a mus round the "
+            "strategies": ("after a cut the equilibrium of each lance given who cut (chica and pares, in the "
+                           "public states that ship, solved given the earlier lances' betting too), after a mus round the "
                            "after-mus one" if hist.reads_cut or hist.mus else
                            "the shipped per-lance equilibrium (equilibrium set)")
                           + ", the mus decision's equilibrium and the discard table", "tremble": TREMBLE,
@@ -729,8 +730,8 @@ def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarra
             "declared": pattern_text(ln.pattern) if ln.lance in ("pares", "juego") else None,
             "actions": acts, "best_reading": max(valued, key=lambda a: valued[a]) if valued else None,
             "units": "stones for your team in this lance, from here",
-            "source": ("P: pares solved in this public state (who cut, grande's and chica's betting), every "
-                       "seat's range weighted by the history" if sol.source == STATE_SOURCE else
+            "source": (f"P: {ln.lance} solved in this public state (who cut and the earlier lances' betting), "
+                       "every seat's range weighted by the history" if sol.source == STATE_SOURCE else
                        ("P: the equilibrium of the lance given who cut" if sol.game.info == "mus-read" else
                         "P: the shipped per-lance equilibrium") + " (it reads nothing of the earlier lances)")
                       + "; EV: over the deals the history weights, the others playing the same strategies on"}

@@ -123,24 +123,26 @@ def _sample_nodes(game, sigma, st, u) -> np.ndarray:
     return sample_nodes(game, sigma, st, u)
 
 
-def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, pattern: int, u: np.ndarray, v: Variant) -> None:
-    """Pares of the hands as dealt ``part`` (subgame ``pattern``) played, where the public state
-    (who cut, grande's and chica's nodes) has a shipped strategy, by that one: ``nodes`` redrawn
-    there with the same uniforms ``u``."""
+def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, lance: str, pattern: int, u: np.ndarray,
+               v: Variant) -> None:
+    """``lance`` (chica or pares) of the hands as dealt ``part`` (subgame ``pattern``) played,
+    where the public state (who cut, the earlier lances' nodes) has a shipped strategy, by that
+    one: ``nodes`` redrawn there with the same uniforms ``u``."""
     from musstats.engines.betting.info import prepare
     from musstats.engines.betting.store import get_state_solved, state_keys
 
-    if not state_keys(v):
+    if not state_keys(v, lance):
         return
-    key = np.stack([h.cutter[part], h.node["grande"][part], h.node["chica"][part]], 1)
+    chica = h.node["chica"][part] if lance == "pares" else np.full(part.size, -1, np.int64)
+    key = np.stack([h.cutter[part], h.node["grande"][part], chica], 1)
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     inv = inv.reshape(-1)
     for j, (c, g, ch) in enumerate(uniq):
-        sol = get_state_solved(v, pattern, int(c), int(g), int(ch))
+        sol = get_state_solved(v, pattern, int(c), int(g), int(ch), lance)
         if sol is None:
             continue
         m = np.nonzero(inv == j)[0]
-        st, _, _ = prepare(sol.game, h.final[part[m]], v, "pares", None)
+        st, _, _ = prepare(sol.game, h.final[part[m]], v, lance, None)
         nodes[m] = _sample_nodes(sol.game, sol.sigma, st, u[m])
 
 
@@ -212,8 +214,8 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
                                    h.cutter[part] if sol.game.info == "mus-read" else None)
                 u = rng.random((part.size, 32))
                 nodes = _sample_nodes(sol.game, sol.sigma, st, u)
-                if lance == "pares" and deal == "as-dealt" and strategies == "mus-read":
-                    _in_states(nodes, h, part, pat, u, v)
+                if lance in ("chica", "pares") and deal == "as-dealt" and strategies == "mus-read":
+                    _in_states(nodes, h, part, lance, pat, u, v)
                 node[part], pattern[part], klass[part] = nodes, pat, cls[nodes]
                 tree = sol.game.tree
                 kinds = np.array([tree.terminals[tree.nodes[x].terminal].kind for x in range(tree.n_nodes)
@@ -465,11 +467,11 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     return out
 
 
-def _inputs_digest(v: Variant, code: bool = True, states: bool = True) -> str:
+def _inputs_digest(v: Variant, code: bool = True, states: bool | tuple[str, ...] = True) -> str:
     """A hash of what the simulated hands are played with: the shipped betting strategies and
     pairs' correlated plans, the mus decision's equilibrium, the discard table (with its cut
-    flags), with ``states`` the pares strategies solved per public state, and with ``code`` the
-    solving sources."""
+    flags), the strategies solved per public state (``states``: all, or those of the lances
+    named), and with ``code`` the solving sources."""
     import hashlib
 
     from musstats.base.files import DATA_DIR, data_file
@@ -478,7 +480,8 @@ def _inputs_digest(v: Variant, code: bool = True, states: bool = True) -> str:
     h = hashlib.sha256(source_digest().encode() if code else b"data")
     shipped = [p for stem in ("betting", "plans")
                for p in sorted(DATA_DIR.glob(f"{stem}_{v.deck}_{v.juego_real}_*.npz"))]
-    more = [data_file(stem, v) for stem in ("discard", "cut_equilibrium") + (("pares_states",) if states else ())]
+    lances = ("chica", "pares") if states is True else tuple(states or ())
+    more = [data_file(stem, v) for stem in ("discard", "cut_equilibrium") + tuple(f"{x}_states" for x in lances)]
     for p in shipped + more:
         if p.is_file():
             h.update(p.name.encode())

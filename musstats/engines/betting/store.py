@@ -205,25 +205,28 @@ def get_plans(spec: Spec) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# pares solved per public state (the hands as dealt: who cut, grande's and chica's betting)
+# a lance solved per public state (the hands as dealt: who cut and the earlier lances' betting)
+
+#: the lances whose strategies can ship per public state
+STATE_LANCES = ("chica", "pares")
 
 
-def states_path(variant: Variant) -> Path:
-    """``musstats/data/pares_states_<deck>_<juego real>.npz``: pares solved per public state."""
+def states_path(variant: Variant, lance: str = "pares") -> Path:
+    """``musstats/data/<lance>_states_<deck>_<juego real>.npz``: a lance solved per public state."""
     from musstats.base.files import data_file
 
-    return data_file("pares_states", variant)
+    return data_file(f"{lance}_states", variant)
 
 
-#: the steps a probability of a per-state pares strategy is kept in (a byte each; 32 keeps the
-#: shipped file small, and the figures are measured on the strategies so kept)
+#: the steps a probability of a per-state strategy is kept in (a byte each; 32 keeps the shipped
+#: file small, and the figures are measured on the strategies so kept)
 STATE_LEVELS = 32
 
 
 def write_states(entries: list[tuple[tuple[int, int, int, int], np.ndarray]], meta: dict, path: Path) -> Path:
-    """Write pares strategies solved per public state: ``entries`` of ((pattern, cutter, grande
-    node, chica node), the private game's strategy quantised in :data:`STATE_LEVELS` steps), to
-    ``path`` atomically."""
+    """Write strategies solved per public state: ``entries`` of ((pattern, cutter, grande node,
+    chica node; -1 in a state of chica), the private game's strategy quantised in
+    :data:`STATE_LEVELS` steps), to ``path`` atomically."""
     from musstats.base.files import write_npz
 
     keys = np.array([k for k, _ in entries], np.int64).reshape(-1, 4)
@@ -234,23 +237,24 @@ def write_states(entries: list[tuple[tuple[int, int, int, int], np.ndarray]], me
     return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)})
 
 
-def states_meta(variant: Variant) -> dict | None:
-    """The metadata of the shipped per-state pares strategies (None: none ship for the rules)."""
+def states_meta(variant: Variant, lance: str = "pares") -> dict | None:
+    """The metadata of the shipped per-state strategies of a lance (None: none ship for the rules)."""
     from musstats.base.files import read_npz
 
-    z = read_npz(states_path(variant))
+    z = read_npz(states_path(variant, lance))
     return None if z is None else S.unpack_meta(z)
 
 
-def state_keys(variant: Variant) -> dict[tuple[int, int, int, int], int]:
-    """The public states whose pares strategy ships: (pattern, cutter, grande node, chica node) ->
-    its row in the file (empty where none ship)."""
+def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, int, int, int], int]:
+    """The public states whose strategy of ``lance`` ships: (pattern, cutter, grande node, chica
+    node) -> its row in the file (empty where none ship)."""
     from musstats.base.files import read_npz
 
-    z = read_npz(states_path(variant))
+    path = states_path(variant, lance)
+    z = read_npz(path)
     if z is None:
         return {}
-    mk = (str(states_path(variant)), id(z))
+    mk = (str(path), id(z))
     if mk not in _STATES:
         _STATES[mk] = {tuple(int(x) for x in k): i for i, k in enumerate(z["keys"])}
     return _STATES[mk]
@@ -262,20 +266,22 @@ _STATES: dict = {}
 STATE_SOURCE = "shipped public state"
 
 
-def get_state_solved(variant: Variant, pattern: int, cutter: int, grande: int, chica: int) -> Solved | None:
-    """The pares strategy shipped for one public state (private information, hands as dealt), or
-    None where the state has none: the set's strategy given who cut is played there."""
+def get_state_solved(variant: Variant, pattern: int, cutter: int, grande: int, chica: int = -1,
+                     lance: str = "pares") -> Solved | None:
+    """The strategy of ``lance`` shipped for one public state (private information, hands as
+    dealt), or None where the state has none: the set's strategy given who cut is played there."""
     from musstats.base.files import read_npz
 
     key = (int(pattern), int(cutter), int(grande), int(chica))
-    i = state_keys(variant).get(key)
+    i = state_keys(variant, lance).get(key)
     if i is None:
         return None
-    z = read_npz(states_path(variant))
+    path = states_path(variant, lance)
+    z = read_npz(path)
     assert z is not None
-    mk = (str(states_path(variant)), id(z), key)
+    mk = (str(path), id(z), key)
     if mk not in _STATES:
-        spec = Spec(lance="pares", pattern=int(pattern), info="private", variant=variant)
+        spec = Spec(lance=lance, pattern=int(pattern), info="private", variant=variant)
         game = spec.game()
         q = z["sigma"][int(z["offsets"][i]): int(z["offsets"][i + 1])]
         if q.shape[0] != game.n_slots:
