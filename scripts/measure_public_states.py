@@ -176,8 +176,10 @@ def main(argv=None) -> int:
             keys = store.state_keys(v, a.lance)
             mine = [r for r in rows if (r["pattern"], r["cutter"], r["grande"], r["chica"]) in keys]
             old = history_blocks(shipped)[0].get(a.lance, {}).get("solved") or {}
-            solved = {**old, "states": len(keys), "measured": len(mine), "share": sum(r["share"] for r in mine),
-                      "after": sum(r["share"] * sum(r["gains"]) for r in mine)}
+            if "now" in old:  # the figures when the states were solved stay; the measure of now is replaced
+                old = {k: x for k, x in old.items() if k != "now"}
+            solved = {**old, "now": {"measured": len(mine), "share": sum(r["share"] for r in mine),
+                                     "gain": sum(r["share"] * sum(r["gains"]) for r in mine)}}
         doc = with_exact_history(shipped, summ, base, pairs, solved=solved, lance=a.lance)
         print(f"shipped {ship_document(doc, v).name}: nashconv {doc['nashconv']} ± {doc['nashconv_se']}, baseline "
               f"{doc['baseline_nashconv']} ± {doc['baseline_nashconv_se']}")

@@ -64,6 +64,12 @@ def test_solved_states_ship_their_record_and_a_reship_keeps_it():
     assert again["exact_history"]["lances"]["pares"]["solved"] == solved
     text = render_whole_hand(again)
     assert "In the 4 public states" in text and "12.5% of the hands" in text and "0.300 -> 0.010" in text
+    assert "Measured again" not in text
+    # measured again after an earlier lance's strategies changed: both figures said
+    later = with_exact_history(out, measured, base, pares, solved={**solved, "now": {"measured": 3, "share": 0.1,
+                                                                                     "gain": 0.05}})
+    text = render_whole_hand(later)
+    assert "0.300 -> 0.010" in text and "Measured again" in text and "3 of those states" in text and "0.050" in text
 
 
 def test_a_second_lance_adds_its_rows_and_raises_the_baseline_by_hand_calculation():

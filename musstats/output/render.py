@@ -597,6 +597,11 @@ def render_whole_hand(d: dict) -> str:
                          f"({sv['iterations']:,} DCFR iterations): there {sv['before']:.3f} -> {sv['after']:.3f} "
                          f"stones per hand. The rows of the other sources (simulated whole hands) were measured with "
                          f"{xh['lance']} bet as before in those states.")
+            now = sv.get("now")
+            if now:
+                lines.append(f"Measured again after the earlier lances' strategies changed: {now['measured']:,} of those "
+                             f"states among the states measured ({now['share']:.1%} of the hands), "
+                             f"{now['gain']:.3f} stones per hand.")
     if any(r.get("kind") == "seat" and r.get("gate") is None and r.get("gain_in") is not None
            for r in d.get("rows", [])):
         lines.append("The seats' rows here are plain best responses (no gate): on these samples they learn the "
