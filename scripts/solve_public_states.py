@@ -13,11 +13,13 @@ Each state is kept in the disk cache as soon as it is solved, so a run that stop
 it stood; ``--part i/n`` runs every n-th state (parallel runs share the cache).  Usage:
 
     python scripts/solve_public_states.py --measured MEASURED.json [--lance pares] [--states 650]
-        [--iterations 1000] [--part 0/1] [--out FILE.json] [--ship]
+        [--iterations 1000] [--part 0/1] [--out FILE.json] [--ship] [--only-shipped] [--keep-shipped]
 
 ``--ship`` writes the solved states' strategies to ``musstats/data/<lance>_states_*.npz`` and the
 whole-hand figures again, the states' rows replaced by the solutions'.  A lance's states move
-the ranges of the lances after it: solve them in order, and measure the later ones again.
+the ranges of the lances after it: solve them in order, and measure the later ones again
+(``--only-shipped --keep-shipped`` solves shipped states again on a new measurement and keeps
+the others as they ship).
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def main(argv=None) -> int:
     ap.add_argument("--part", default="0/1", help="i/n: solve every n-th state from the i-th")
     ap.add_argument("--out", default=None)
     ap.add_argument("--ship", action="store_true", help="write the shipped strategies and whole-hand figures")
+    ap.add_argument("--only-shipped", action="store_true",
+                    help="solve again only states that ship (after an earlier lance's states moved their ranges)")
+    ap.add_argument("--keep-shipped", action="store_true",
+                    help="with --ship: keep the shipped states this run does not solve (the measurement's rows are "
+                         "theirs as shipped)")
     a = ap.parse_args(argv)
     m = json.loads(Path(a.measured).read_text())
     if m.get("strategies") != "mus-read" or m.get("lance", "pares") != a.lance:
@@ -69,7 +76,12 @@ def main(argv=None) -> int:
     slots = {p: Spec(lance=a.lance, pattern=p, info="private", variant=v).game().n_slots
              for p in {r["pattern"] for r in rows}}
     # the states where reading gains most for what they cost in the shipped file (its slots)
-    order = sorted(range(len(rows)),
+    pool = range(len(rows))
+    if a.only_shipped:  # solve again the states that ship (the ranges of the lances before have moved)
+        shipped = store.state_keys(v, a.lance)
+        pool = [i for i in pool if (rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"])
+                in shipped]
+    order = sorted(pool,
                    key=lambda i: -rows[i]["share"] * sum(rows[i]["gains"]) / slots[rows[i]["pattern"]])[: a.states]
     mine = order[i_part::n_part]
     # what a state's solution depends on: the shipped strategies, cut law and earlier lances' states the ranges come
@@ -120,14 +132,25 @@ def main(argv=None) -> int:
                  "value": float(z["value"]), "solved": True}
         new_rows.append(r)
     before, after = summary(rows), summary(new_rows)
-    sh = sum(rows[i]["share"] for i in done)
-    b = sum(rows[i]["share"] * sum(rows[i]["gains"]) for i in done)
-    c = sum(r["share"] * sum(r["gains"]) for r in new_rows if r.get("solved"))
+    kept: dict = {}  # the shipped states kept beside this run's: key -> quantised strategy
+    if a.keep_shipped:
+        from musstats.base.files import read_npz
+
+        z0 = read_npz(store.states_path(v, a.lance))
+        for k, j in store.state_keys(v, a.lance).items():
+            kept[k] = z0["sigma"][int(z0["offsets"][j]): int(z0["offsets"][j + 1])]
+    ours = set(done) | {i for i, r in enumerate(rows) if (r["pattern"], r["cutter"], r["grande"], r["chica"]) in kept}
+    sh = sum(rows[i]["share"] for i in ours)
+    b = sum(rows[i]["share"] * sum(rows[i]["gains"]) for i in ours)
+    c = sum(new_rows[i]["share"] * sum(new_rows[i]["gains"]) for i in ours)
     secs = [float(done[i]["seconds"][0]) for i in done]
-    res = {"states": len(done), "share": sh, "before": b, "after": c, "iterations": a.iterations,
+    res = {"states": len(set(kept) | {(rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"])
+                                      for i in done}),
+           "solved_now": len(done), "share": sh, "before": b, "after": c, "iterations": a.iterations,
            "solve_seconds_median": float(np.median(secs)) if secs else None,
            "solve_seconds_total": float(np.sum(secs))}
-    print(f"solved {len(done)} states holding {sh:.4f} of the hands: there {b:.4f} -> {c:.4f} stones per hand; "
+    print(f"solved {len(done)} states ({res['states']} with those kept) holding {sh:.4f} of the hands: there "
+          f"{b:.4f} -> {c:.4f} stones per hand; "
           f"{a.lance} read through the history {sum(before['per_seat']):.4f} -> {sum(after['per_seat']):.4f} "
           f"({time.perf_counter() - t0:.0f} s)")
     if a.out:
@@ -137,13 +160,15 @@ def main(argv=None) -> int:
         from musstats.analysis.public_states import history_blocks, with_exact_history
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
 
-        keys = [(rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"]) for i in order]
+        entries = {**kept, **{(rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"]):
+                              done[i]["sigma"] for i in order}}
+        keys = sorted(entries)
         meta = {"variant": v.name, "lance": a.lance, "deal": "as-dealt", "info": "private",
                 "iterations": a.iterations, "levels": store.STATE_LEVELS,
                 "method": "DCFR, every seat's range weighted by his own probabilities of the public history (who "
                           "cut, the earlier lances' betting)", "states": len(keys),
                 "share": sh, "measured_hands": m["hands"], "seed": seed, "n_eval": n_eval}
-        store.write_states([(k, done[i]["sigma"]) for k, i in zip(keys, order)], meta, store.states_path(v, a.lance))
+        store.write_states([(k, entries[k]) for k in keys], meta, store.states_path(v, a.lance))
         doc = whole_hand_exploitability(v)
         blk = history_blocks(doc)[0][a.lance]
         print(f"shipped {len(keys)} states to {store.states_path(v, a.lance).name}")
