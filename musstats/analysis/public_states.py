@@ -1,14 +1,15 @@
-"""Pares after the exact public history: each public state measured (and re-solved) with every
-seat's range weighted by what the table saw.
+"""A lance after the exact public history (chica, pares, juego): each public state measured (and
+solved again) with every seat's range weighted by what the table saw.
 
-A hand of pares is bet after the mus and after grande's and chica's betting.  With private
-strategies in those lances, the probability of the public history given the four hands is a
-product over the seats of each one's own probabilities of his actions on it: for a hand cut by
-seat ``c``, the seats before ``c`` asked for mus and ``c`` cut (the set's cut rule), and
-each seat's own reach of grande's and chica's terminal nodes (the set's strategies for that
-cut).  So pares in a *public state* -- who cut, grande's and chica's exact betting, the
-declaration pattern -- is the pares subgame with each seat's range multiplied by his factor,
-card removal still exact (:meth:`musstats.engines.betting.vector.VectorGame.configure`,
+A lance is bet after the mus and the earlier lances' betting.  With private strategies, the
+probability of the public history given the four hands is a product over the seats of each
+one's own probabilities of his actions on it: for a hand cut by seat ``c``, the seats before
+``c`` asked for mus and ``c`` cut (the set's cut rule), and each seat's own reach of the earlier
+lances' terminal nodes (the set's strategies for that cut, or the strategy of that lance's own
+public state where one ships); a declaration is a fact of the hand (1 where it matches, 0 where
+not).  So a lance in a *public state* -- who cut, the earlier lances' exact betting, the
+declarations (:data:`STATE_LANCES`) -- is its subgame with each seat's range multiplied by his
+factor, card removal still exact (:meth:`musstats.engines.betting.vector.VectorGame.configure`,
 ``range_weights``).  Solved and measured by public chance sampling as the lances are:
 
 * :func:`state_exploitability` -- what each seat's best response gains against a strategy in one
@@ -16,8 +17,8 @@ card removal still exact (:meth:`musstats.engines.betting.vector.VectorGame.conf
   hands and valued on an independent one (a lower bound), stones per hand *in that state*;
 * :func:`measure_states` -- the states of a subgame met in simulated whole hands, the most
   frequent first, each with its share of all hands: summed, share x gain is what a seat that
-  reads the exact history gains in pares against the set's strategies, stones per hand (a lower
-  bound: the states not measured and the hands after a mus round count zero);
+  reads the exact history gains in the lance against the set's strategies, stones per hand (a
+  lower bound: the states not measured and the hands after a mus round count zero);
 * :func:`resolve_state` -- the subgame of one public state solved (DCFR) with those ranges.
 
 Hands as dealt only (the vector game deals from the full deck); after a mus round the deal law
@@ -100,6 +101,7 @@ def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[
         cols.append(np.full(sel.size, -1, np.int64))
     u, cnt = np.unique(np.stack(cols, 1), axis=0, return_counts=True)
     order = np.argsort(-cnt, kind="stable")
+
     def state(row: np.ndarray) -> PublicState:
         c, g, ch = (int(x) for x in row[:3])
         if lance == "juego":
