@@ -140,8 +140,7 @@ def main(argv=None) -> int:
         bar = ProgressBar("public states re-solved")
         for j, i in enumerate(top):
             r = rows[i]
-            s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"], r["lance"], r.get("pares", -1),
-                            r.get("pares_node", -1))
+            s = PublicState.from_row(r)
             t1 = time.perf_counter()
             strat, got = resolve_state(s, v, strategies=a.strategies, iterations=a.iterations, n_eval=a.n_eval,
                                        seed=derived_seed(a.seed, 1, *s.key()))
@@ -161,7 +160,7 @@ def main(argv=None) -> int:
     if a.out:
         atomic_write_text(a.out, json.dumps(doc, indent=1) + "\n")
     if a.ship:
-        from musstats.analysis.public_states import history_blocks
+        from musstats.analysis.public_states import PublicState, history_blocks
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
         from musstats.engines.betting import store
 
@@ -171,10 +170,10 @@ def main(argv=None) -> int:
             ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
         shipped = whole_hand_exploitability(v)
         solved = None
-        if a.lance in store.STATE_LANCES and store.state_keys(v, a.lance):
+        keys = store.state_keys(v, a.lance) if a.lance in store.SOLVED_LANCES else {}
+        if keys:
             # the states solved for the lance, as measured now (the ranges move with the earlier lances' states)
-            keys = store.state_keys(v, a.lance)
-            mine = [r for r in rows if (r["pattern"], r["cutter"], r["grande"], r["chica"]) in keys]
+            mine = [r for r in rows if PublicState.from_row(r).store_key() in keys]
             old = history_blocks(shipped)[0].get(a.lance, {}).get("solved") or {}
             if "now" in old:  # the figures when the states were solved stay; the measure of now is replaced
                 old = {k: x for k, x in old.items() if k != "now"}

@@ -49,7 +49,7 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--measured", required=True, help="scripts/measure_public_states.py --out of the set mus-read")
-    ap.add_argument("--lance", default="pares", choices=list(store.STATE_LANCES), help="the lance solved per state")
+    ap.add_argument("--lance", default="pares", choices=list(store.SOLVED_LANCES), help="the lance solved per state")
     ap.add_argument("--states", type=int, default=650,
                     help="states solved: those with the largest share x gain per slot of the strategy")
     ap.add_argument("--iterations", type=int, default=1000, help="DCFR iterations a state")
@@ -73,23 +73,23 @@ def main(argv=None) -> int:
     v = Variant()
     seed, n_eval = int(m["seed"]), int(m["n_eval"])
     rows = m["rows"]
+    states = [PublicState.from_row({**r, "lance": a.lance}) for r in rows]
     slots = {p: Spec(lance=a.lance, pattern=p, info="private", variant=v).game().n_slots
              for p in {r["pattern"] for r in rows}}
     # the states where reading gains most for what they cost in the shipped file (its slots)
     pool = range(len(rows))
     if a.only_shipped:  # solve again the states that ship (the ranges of the lances before have moved)
         shipped = store.state_keys(v, a.lance)
-        pool = [i for i in pool if (rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"])
-                in shipped]
+        pool = [i for i in pool if states[i].store_key() in shipped]
     order = sorted(pool,
                    key=lambda i: -rows[i]["share"] * sum(rows[i]["gains"]) / slots[rows[i]["pattern"]])[: a.states]
     mine = order[i_part::n_part]
     # what a state's solution depends on: the shipped strategies, cut law and earlier lances' states the ranges come
     # from (not the code, so that the cache survives edits elsewhere; not the lance's own states, which it writes)
-    inputs = W._inputs_digest(v, code=False, states=store.STATE_LANCES[:store.STATE_LANCES.index(a.lance)])
+    inputs = W._inputs_digest(v, code=False, states=store.SOLVED_LANCES[:store.SOLVED_LANCES.index(a.lance)])
 
-    def solved(r):
-        s = PublicState(r["pattern"], r["cutter"], r["grande"], r["chica"], a.lance)
+    def solved(i):
+        s = states[i]
         path = cache.entry_path("public-state-solved", *s.key(), a.iterations, store.STATE_LEVELS, n_eval, seed,
                                 v.name, inputs)
         z = cache.load(path)
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     done: dict[int, dict] = {}
     for j, i in enumerate(mine):
         r = rows[i]
-        z = solved(r)
+        z = solved(i)
         done[i] = z
         print(f"{a.lance} pattern {r['pattern']} cutter {r['cutter']} grande {r['grande']} chica {r['chica']}: share "
               f"{r['share']:.4f}, NashConv {sum(r['gains']):.3f} -> {float(np.sum(z['gains'])):.3f} "
@@ -123,7 +123,7 @@ def main(argv=None) -> int:
     if n_part > 1 and (a.ship or a.out):
         for i in order:  # the other parts' states, from the cache
             if i not in done:
-                done[i] = solved(rows[i])
+                done[i] = solved(i)
     new_rows = []
     for i, r in enumerate(rows):
         if i in done:
@@ -132,20 +132,14 @@ def main(argv=None) -> int:
                  "value": float(z["value"]), "solved": True}
         new_rows.append(r)
     before, after = summary(rows), summary(new_rows)
-    kept: dict = {}  # the shipped states kept beside this run's: key -> quantised strategy
-    if a.keep_shipped:
-        from musstats.base.files import read_npz
-
-        z0 = read_npz(store.states_path(v, a.lance))
-        for k, j in store.state_keys(v, a.lance).items():
-            kept[k] = z0["sigma"][int(z0["offsets"][j]): int(z0["offsets"][j + 1])]
-    ours = set(done) | {i for i, r in enumerate(rows) if (r["pattern"], r["cutter"], r["grande"], r["chica"]) in kept}
+    # the shipped states kept beside this run's: key -> quantised strategy
+    kept = store.state_strategies(v, a.lance) if a.keep_shipped else {}
+    ours = set(done) | {i for i, s in enumerate(states) if s.store_key() in kept}
     sh = sum(rows[i]["share"] for i in ours)
     b = sum(rows[i]["share"] * sum(rows[i]["gains"]) for i in ours)
     c = sum(new_rows[i]["share"] * sum(new_rows[i]["gains"]) for i in ours)
     secs = [float(done[i]["seconds"][0]) for i in done]
-    res = {"states": len(set(kept) | {(rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"])
-                                      for i in done}),
+    res = {"states": len(set(kept) | {states[i].store_key() for i in done}),
            "solved_now": len(done), "share": sh, "before": b, "after": c, "iterations": a.iterations,
            "solve_seconds_median": float(np.median(secs)) if secs else None,
            "solve_seconds_total": float(np.sum(secs))}
@@ -160,8 +154,7 @@ def main(argv=None) -> int:
         from musstats.analysis.public_states import history_blocks, with_exact_history
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
 
-        entries = {**kept, **{(rows[i]["pattern"], rows[i]["cutter"], rows[i]["grande"], rows[i]["chica"]):
-                              done[i]["sigma"] for i in order}}
+        entries = {**kept, **{states[i].store_key(): done[i]["sigma"] for i in order}}
         keys = sorted(entries)
         meta = {"variant": v.name, "lance": a.lance, "deal": "as-dealt", "info": "private",
                 "iterations": a.iterations, "levels": store.STATE_LEVELS,

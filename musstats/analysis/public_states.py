@@ -66,10 +66,20 @@ class PublicState:
         """The terminal nodes of the lances bet before, in :data:`STATE_LANCES` order."""
         return (self.grande, self.chica, self.pares_node)[: len(STATE_LANCES[self.lance])]
 
+    @classmethod
+    def from_row(cls, r: dict) -> "PublicState":
+        """The state of a row of :func:`measure_states` (or of a measurement's file)."""
+        return cls(int(r["pattern"]), int(r["cutter"]), int(r["grande"]), int(r["chica"]), r.get("lance", "pares"),
+                   int(r.get("pares", -1)), int(r.get("pares_node", -1)))
+
+    def store_key(self) -> tuple[int, int, int, int]:
+        """What its strategy ships under (:func:`musstats.engines.betting.store.get_state_solved`)."""
+        return (self.pattern, self.cutter, self.grande, self.chica)
+
     def key(self) -> tuple[int, ...]:
         """The state as non-negative whole numbers (its samples' seeds and disk cache entries)."""
         if self.lance == "pares":
-            return (self.pattern, self.cutter, self.grande, self.chica)
+            return self.store_key()
         tail = (self.pares, self.pares_node + 1) if self.lance == "juego" else ()
         return (1000 + list(STATE_LANCES).index(self.lance), self.pattern, self.cutter, self.grande,
                 self.chica + 1, *tail)
@@ -111,6 +121,19 @@ def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[
     return [state(u[i]) for i in order], cnt[order]
 
 
+def _played(lance: str, pattern: int, state: tuple[int, int, int, int] | None, v: Variant, strategies: str):
+    """The strategy the set plays ``lance`` by in a public state (``state``: its store key): for
+    the set ``musstats hand`` plays, the state's own where one ships; else the set's strategy of
+    the subgame, given who cut (the ``mus-read`` information model)."""
+    if state is not None and W._check_set(strategies) == "mus-read":
+        from musstats.engines.betting.store import SOLVED_LANCES, get_state_solved
+
+        own = get_state_solved(v, *state, lance=lance) if lance in SOLVED_LANCES else None
+        if own is not None:
+            return own
+    return W._lance_strategy(lance, pattern, "as-dealt", strategies, v)
+
+
 def _shipped(lance: str, v: Variant) -> int:
     """Which shipped per-state strategies of ``lance`` are read (a key of :func:`_own_reach`'s
     memo: another file read means other reaches)."""
@@ -131,13 +154,7 @@ def _own_reach(lance: str, cutter: int, v: Variant, strategies: str, pattern: in
     from musstats.tables.hands import hand_tables
 
     H = hand_tables(v).n_hands
-    sol = None
-    if state is not None and W._check_set(strategies) == "mus-read":
-        from musstats.engines.betting.store import get_state_solved
-
-        sol = get_state_solved(v, *state, lance=lance)
-    if sol is None:
-        sol = W._lance_strategy(lance, pattern, "as-dealt", strategies, v)
+    sol = _played(lance, pattern, state, v, strategies)
     g = sol.game
     nodes = np.arange(int(g.tree.n_nodes))
     hands = np.repeat(np.arange(H, dtype=np.int64)[:, None], 4, 1)  # each seat's state of every hand
@@ -204,13 +221,11 @@ def state_strategy(game, state: PublicState, v: Variant, strategies: str = "mus-
     layout: for the set ``musstats hand`` plays, the state's own where one ships
     (:func:`musstats.engines.betting.store.get_state_solved`); else the strategies that read who
     cut, their block for ``state.cutter``."""
-    if W._check_set(strategies) == "mus-read" and state.lance in ("chica", "pares"):
-        from musstats.engines.betting.store import get_state_solved
+    from musstats.engines.betting.store import STATE_SOURCE
 
-        own = get_state_solved(v, state.pattern, state.cutter, state.grande, state.chica, state.lance)
-        if own is not None:
-            return np.asarray(own.sigma)
-    old = W._lance_strategy(state.lance, state.pattern, "as-dealt", strategies, v)
+    old = _played(state.lance, state.pattern, state.store_key(), v, strategies)
+    if old.source == STATE_SOURCE:
+        return np.asarray(old.sigma)
     og = old.game
     sigma = game.uniform()
     for q in range(4):

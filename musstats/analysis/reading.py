@@ -370,7 +370,9 @@ def _solved(lance: str, pattern: int, hist: "History", v: Variant):
     flags, the per-lance one of the hands as dealt."""
     from musstats.analysis.betting import played_strategy
 
-    if lance in ("chica", "pares") and hist.reads_cut and hist.cutter is not None:
+    from musstats.engines.betting.store import SOLVED_LANCES
+
+    if lance in SOLVED_LANCES and hist.reads_cut and hist.cutter is not None:
         from musstats.engines.betting.store import get_state_solved
 
         nodes = {ln.lance: ln.node for ln in hist.lances if ln.lance in ("grande", "chica") and ln.over}

@@ -40,6 +40,7 @@ import numpy as np
 from musstats.analysis.cut_game import CUT_RULES, cut_rule_flags
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
+from musstats.engines.betting.store import SOLVED_LANCES
 from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
 from musstats.rules.variant import Variant
 
@@ -214,7 +215,7 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
                                    h.cutter[part] if sol.game.info == "mus-read" else None)
                 u = rng.random((part.size, 32))
                 nodes = _sample_nodes(sol.game, sol.sigma, st, u)
-                if lance in ("chica", "pares") and deal == "as-dealt" and strategies == "mus-read":
+                if lance in SOLVED_LANCES and deal == "as-dealt" and strategies == "mus-read":
                     _in_states(nodes, h, part, lance, pat, u, v)
                 node[part], pattern[part], klass[part] = nodes, pat, cls[nodes]
                 tree = sol.game.tree
@@ -480,7 +481,7 @@ def _inputs_digest(v: Variant, code: bool = True, states: bool | tuple[str, ...]
     h = hashlib.sha256(source_digest().encode() if code else b"data")
     shipped = [p for stem in ("betting", "plans")
                for p in sorted(DATA_DIR.glob(f"{stem}_{v.deck}_{v.juego_real}_*.npz"))]
-    lances = ("chica", "pares") if states is True else tuple(states or ())
+    lances = SOLVED_LANCES if states is True else tuple(states or ())
     more = [data_file(stem, v) for stem in ("discard", "cut_equilibrium") + tuple(f"{x}_states" for x in lances)]
     for p in shipped + more:
         if p.is_file():

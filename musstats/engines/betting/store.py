@@ -16,8 +16,8 @@ from musstats.engines.solving import store as S
 from musstats.rules.variant import Variant
 
 __all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached", "plans_path",
-           "plans_meta", "get_plans", "states_path", "write_states", "states_meta", "state_keys", "get_state_solved",
-           "STATE_SOURCE", "STATE_LEVELS"]
+           "plans_meta", "get_plans", "states_path", "write_states", "state_keys", "state_strategies",
+           "get_state_solved", "SOLVED_LANCES", "STATE_SOURCE", "STATE_LEVELS"]
 
 
 def shipped_path(variant: Variant, deal: str, info: str = "private", method: str | None = None) -> Path:
@@ -207,8 +207,8 @@ def get_plans(spec: Spec) -> dict:
 # ---------------------------------------------------------------------------
 # a lance solved per public state (the hands as dealt: who cut and the earlier lances' betting)
 
-#: the lances whose strategies can ship per public state
-STATE_LANCES = ("chica", "pares")
+#: the lances whose strategies can ship per public state, in the order they are bet
+SOLVED_LANCES = ("chica", "pares")
 
 
 def states_path(variant: Variant, lance: str = "pares") -> Path:
@@ -237,14 +237,6 @@ def write_states(entries: list[tuple[tuple[int, int, int, int], np.ndarray]], me
     return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)})
 
 
-def states_meta(variant: Variant, lance: str = "pares") -> dict | None:
-    """The metadata of the shipped per-state strategies of a lance (None: none ship for the rules)."""
-    from musstats.base.files import read_npz
-
-    z = read_npz(states_path(variant, lance))
-    return None if z is None else S.unpack_meta(z)
-
-
 def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, int, int, int], int]:
     """The public states whose strategy of ``lance`` ships: (pattern, cutter, grande node, chica
     node) -> its row in the file (empty where none ship)."""
@@ -258,6 +250,19 @@ def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, int, i
     if mk not in _STATES:
         _STATES[mk] = {tuple(int(x) for x in k): i for i, k in enumerate(z["keys"])}
     return _STATES[mk]
+
+
+def _quantised(z: dict, i: int) -> np.ndarray:
+    """Row ``i`` of a per-state file's arrays: that state's strategy as kept."""
+    return z["sigma"][int(z["offsets"][i]): int(z["offsets"][i + 1])]
+
+
+def state_strategies(variant: Variant, lance: str = "pares") -> dict[tuple[int, int, int, int], np.ndarray]:
+    """Every shipped per-state strategy of ``lance`` as kept (quantised): state -> strategy."""
+    from musstats.base.files import read_npz
+
+    z = read_npz(states_path(variant, lance))
+    return {} if z is None else {k: _quantised(z, i) for k, i in state_keys(variant, lance).items()}
 
 
 #: what was read of the shipped per-state strategies, keyed by the file and its arrays as read
@@ -283,7 +288,7 @@ def get_state_solved(variant: Variant, pattern: int, cutter: int, grande: int, c
     if mk not in _STATES:
         spec = Spec(lance=lance, pattern=int(pattern), info="private", variant=variant)
         game = spec.game()
-        q = z["sigma"][int(z["offsets"][i]): int(z["offsets"][i + 1])]
+        q = _quantised(z, i)
         if q.shape[0] != game.n_slots:
             return None
         meta = S.unpack_meta(z)
