@@ -11,11 +11,14 @@ not measured and the hands after a mus round count zero).  Each state's row is k
 disk cache as soon as it is measured, so a run that stops resumes where it stood.  Usage:
 
     python scripts/measure_public_states.py [--lance pares] [--hands 250000] [--seed 22] [--top 300]
-        [--n-eval 10000] [--strategies mus-read] [--patterns 3,6,...] [--resolve 20 --iterations 1000]
-        [--out FILE.json]
+        [--n-eval 10000] [--strategies mus-read] [--patterns 3,6,...] [--team-top 20]
+        [--resolve 20 --iterations 1000] [--out FILE.json]
     python scripts/measure_public_states.py --lance chica --top 400 --ship --baseline PER_LANCE.json \
         --baseline-rows 0.017:0.001,0.100:0.003,0.023:0.001,0.196:0.004
 
+``--team-top N`` also measures, in the N most frequent states of each subgame, each pair's joint
+deviation (the partners' alternating best responses, each seeing his own hand; chosen on one
+sample, valued on the other); the pair's figure elsewhere is the larger of its partners' own.
 ``--resolve N`` solves the N most frequent states again with the ranges (DCFR) and measures
 the solutions the same way.  ``--ship`` adds the set's rows (source ``history``) to the shipped
 whole-hand figures and takes each lance and seat's best source again; the per-lance set's
@@ -43,31 +46,35 @@ def measured(a, v, cuts: str, pats: list[int]) -> tuple[dict, list, dict]:
     from musstats.analysis import whole_hand as W
     from musstats.analysis.public_states import measure_states, summary
     from musstats.engines import cache
+    from musstats.engines.betting import store
     from musstats.output.progress import ProgressBar
 
     t0 = time.perf_counter()
     h = W.simulate(a.hands, a.seed, v, a.strategies, cuts)
-    inputs = W._inputs_digest(v)
+    # what a state's row depends on: the shipped strategies, the cut law, and the states solved of this lance and the
+    # ones before it (a later lance's states do not move its ranges)
+    lances = store.SOLVED_LANCES[: store.SOLVED_LANCES.index(a.lance) + 1]
+    inputs = W._inputs_digest(v, states=lances)
 
-    def cached(s, seed, make):
-        path = cache.entry_path("public-state", *s.key(), a.strategies, a.n_eval, seed, v.name, inputs)
+    def cached(s, seed, make, kind):
+        path = cache.entry_path("public-state" if kind == "seat" else "public-state-team", *s.key(), a.strategies,
+                                a.n_eval, seed, v.name, inputs)
         z = cache.load(path)
         if z is not None:
-            return {"gains": [float(x) for x in z["gains"]], "gains_se": [float(x) for x in z["gains_se"]],
-                    "value": float(z["value"])}
+            return {k: (float(x) if x.ndim == 0 else [float(y) for y in x]) for k, x in z.items()}
         r = make()
-        cache.save(path, True, gains=np.asarray(r["gains"]), gains_se=np.asarray(r["gains_se"]),
-                   value=np.asarray(r["value"]))
+        cache.save(path, True, **{k: np.asarray(x) for k, x in r.items()})
         return r
 
     bar = ProgressBar("public states")
     rows = measure_states(h, pats, top=a.top, variant=v, strategies=a.strategies, n_eval=a.n_eval, seed=a.seed,
-                          progress=bar, cached=cached, lance=a.lance)
+                          progress=bar, cached=cached, lance=a.lance, team_top=a.team_top)
     bar.close()
     summ = summary(rows)
     played = float(((h.pattern[a.lance] >= 0) & ~h.mus).mean())
     doc = {"lance": a.lance, "strategies": a.strategies, "cuts": cuts, "variant": v.name, "hands": a.hands,
-           "seed": a.seed, "top": a.top, "n_eval": a.n_eval, **summ, "share_as_dealt": played,
+           "seed": a.seed, "top": a.top, "team_top": a.team_top, "n_eval": a.n_eval, **summ,
+           "share_as_dealt": played,
            "sum": float(sum(summ["per_seat"])), "sum_se": float(np.sqrt(sum(x * x for x in summ["per_seat_se"]))),
            "seconds": round(time.perf_counter() - t0, 1), "rows": rows}
     return doc, rows, summ
@@ -91,6 +98,8 @@ def main(argv=None) -> int:
     ap.add_argument("--strategies", default="mus-read", choices=list(W.STRATEGY_SETS))
     ap.add_argument("--lance", default="pares", choices=["chica", "pares", "juego"],
                     help="the lance whose states are measured")
+    ap.add_argument("--team-top", type=int, default=0,
+                    help="in the N most frequent states of each subgame also each pair's joint deviation")
     ap.add_argument("--patterns", default="", help="the lance's subgames (declaration patterns), comma-separated; "
                                                    "default all")
     ap.add_argument("--resolve", type=int, default=0, help="re-solve the N most frequent states measured and measure them")

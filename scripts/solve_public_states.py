@@ -1,4 +1,4 @@
-"""A lance solved per public state (chica, pares): the states where a seat that reads the exact
+"""A lance solved per public state (chica, pares, juego): the states where a seat that reads the exact
 history gains most, each solved with the seats' ranges, shipped for ``musstats hand`` and measured.
 
 Reads a measurement of the set ``musstats hand`` plays (``scripts/measure_public_states.py
@@ -115,7 +115,7 @@ def main(argv=None) -> int:
         r = rows[i]
         z = solved(i)
         done[i] = z
-        print(f"{a.lance} pattern {r['pattern']} cutter {r['cutter']} grande {r['grande']} chica {r['chica']}: share "
+        print(f"{a.lance} state {states[i].store_key()}: share "
               f"{r['share']:.4f}, NashConv {sum(r['gains']):.3f} -> {float(np.sum(z['gains'])):.3f} "
               f"({float(z['seconds'][1]):.1f} s)", flush=True)
         bar(j + 1, len(mine))
@@ -128,7 +128,8 @@ def main(argv=None) -> int:
     for i, r in enumerate(rows):
         if i in done:
             z = done[i]
-            r = {**r, "gains": [float(x) for x in z["gains"]], "gains_se": [float(x) for x in z["gains_se"]],
+            r = {**{k: x for k, x in r.items() if not k.startswith("team_")},  # the pair's figure was the old strategy's
+                 "gains": [float(x) for x in z["gains"]], "gains_se": [float(x) for x in z["gains_se"]],
                  "value": float(z["value"]), "solved": True}
         new_rows.append(r)
     before, after = summary(rows), summary(new_rows)
@@ -148,8 +149,11 @@ def main(argv=None) -> int:
           f"{a.lance} read through the history {sum(before['per_seat']):.4f} -> {sum(after['per_seat']):.4f} "
           f"({time.perf_counter() - t0:.0f} s)")
     if a.out:
-        atomic_write_text(a.out, json.dumps({**{k: m[k] for k in ("variant", "hands", "seed", "n_eval", "top")},
-                                             "solved": res, **after, "rows": new_rows}, indent=1) + "\n")
+        ident = ("lance", "strategies", "cuts", "variant", "hands", "seed", "n_eval", "top")
+        atomic_write_text(a.out, json.dumps({**{k: m[k] for k in ident if k in m}, "lance": a.lance, "solved": res,
+                                             **after, "sum": sum(after["per_seat"]),
+                                             "sum_se": float(np.hypot.reduce(after["per_seat_se"])),
+                                             "rows": new_rows}, indent=1) + "\n")
     if a.ship:
         from musstats.analysis.public_states import history_blocks, with_exact_history
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
@@ -159,7 +163,8 @@ def main(argv=None) -> int:
         meta = {"variant": v.name, "lance": a.lance, "deal": "as-dealt", "info": "private",
                 "iterations": a.iterations, "levels": store.STATE_LEVELS,
                 "method": "DCFR, every seat's range weighted by his own probabilities of the public history (who "
-                          "cut, the earlier lances' betting)", "states": len(keys),
+                          f"cut, the earlier lances' betting{', the pares declarations' if a.lance == 'juego' else ''})",
+                "states": len(keys),
                 "share": sh, "measured_hands": m["hands"], "seed": seed, "n_eval": n_eval}
         store.write_states([(k, entries[k]) for k in keys], meta, store.states_path(v, a.lance))
         doc = whole_hand_exploitability(v)

@@ -55,7 +55,7 @@ def test_range_weighted_value_is_the_value_on_hands_played_whole(played, lance, 
         sel = _in_state(played, s)
         assert sel.sum() == n and n > least, (s, n)
         # the strategy the hands were played with: the state's own where one ships, else the one given who cut
-        sol = get_state_solved(v, s.pattern, s.cutter, s.grande, s.chica) if lance == "pares" else None
+        sol = get_state_solved(v, s.store_key(), lance)
         sol = sol or W._lance_strategy(lance, pattern, "as-dealt", "mus-read", v)
         st, o, _ = prepare(sol.game, played.final[sel], v, lance, s.cutter if sol.game.info == "mus-read" else None)
         x = deal_values(sol.game, np.asarray(sol.sigma), st, o)

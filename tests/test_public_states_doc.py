@@ -103,3 +103,37 @@ def test_a_second_lance_adds_its_rows_and_raises_the_baseline_by_hand_calculatio
     blocks, without = history_blocks({"exact_history": flat})
     assert list(blocks) == ["pares"] and blocks["pares"]["baseline_rows"] == [[0.03, 0.002]] * 4
     assert without == (1.0, 0.01)
+
+
+def test_a_pair_reading_the_history_by_hand_calculation():
+    """Per state a pair gains the larger of its joint deviation (where measured) and each
+    partner's own; summed as share x gain; the document's pair figures take, per lance, the
+    source that gains most for that pair."""
+    from musstats.analysis.public_states import summary, with_exact_history
+    from musstats.output.render import render_whole_hand
+
+    rows = [  # seats mano, second, third, postre; pairs mano+third, second+postre
+        {"share": 0.5, "gains": [0.2, 0.1, 0.3, 0.0], "gains_se": [0.01, 0.02, 0.03, 0.04],
+         "team_gains": [0.6, 0.05], "team_gains_se": [0.05, 0.06]},
+        {"share": 0.25, "gains": [0.4, -0.1, 0.1, 0.2], "gains_se": [0.01, 0.02, 0.03, 0.04]},
+    ]
+    s = summary(rows)
+    # mano+third: 0.5 x 0.6 (joint) + 0.25 x 0.4 (mano alone); second+postre: 0.5 x 0.1 + 0.25 x 0.2
+    assert s["per_team"] == pytest.approx([0.3 + 0.1, 0.05 + 0.05], abs=1e-12)
+    assert s["per_team_se"][0] == pytest.approx(((0.5 * 0.05) ** 2 + (0.25 * 0.01) ** 2) ** 0.5, abs=1e-12)
+    assert s["per_team_se"][1] == pytest.approx(((0.5 * 0.02) ** 2 + (0.25 * 0.04) ** 2) ** 0.5, abs=1e-12)
+    assert s["team_states"] == 1 and s["team_share"] == 0.5
+    assert s["per_seat"] == pytest.approx([0.2, 0.025, 0.175, 0.05], abs=1e-12)
+    base = {"per_seat": [0.5, 0.05, 0.3, 0.2], "per_seat_se": [0.02, 0.01, 0.01, 0.01], "share_measured": 0.5,
+            "states": 10}
+    doc = _doc()
+    doc["rows"] = doc["rows"] + [{"lance": "pares", "source": "mus", "reader": who, "kind": "team", "gain": g,
+                                  "gain_se": 0.001, "gain_in": None, "gate": None}
+                                 for who, g in (("mano+third", 0.5), ("second+postre", 0.02))]
+    out = with_exact_history(doc, {**s, "share_measured": 0.75, "states": 2}, base, [(0.03, 0.002)] * 4)
+    # pares per pair the larger source: mano+third 0.5 (mus) > 0.4; second+postre 0.1 (history) > 0.02
+    assert out["team_gain"] == pytest.approx([0.5, 0.1], abs=1e-9)
+    assert out["team_lances"] == [["pares"], ["pares"]]
+    text = render_whole_hand(out)
+    assert "A pair reading it together in pares: mano and third 0.400" in text
+    assert "measured in 1 of the states, holding 50.0% of the hands" in text

@@ -1,4 +1,4 @@
-"""Chica and pares strategies solved per public state (who cut, the earlier lances' betting): how
+"""Chica, pares and juego strategies solved per public state (who cut, the earlier lances' betting): how
 they are kept and where they are played.
 
 A strategy written by hand into a state file is read back exactly (its probabilities are
@@ -57,12 +57,12 @@ def test_a_state_strategy_is_read_back_in_its_steps(state_file):
     b[:, :] = 0.0
     b[:, 0], b[:, -1] = 0.25, 0.75  # multiples of 1/32: kept exactly
     state_file([((3, 0, 5, 6), sigma)])
-    got = store.get_state_solved(V, 3, 0, 5, 6)
+    got = store.get_state_solved(V, (3, 0, 5, 6))
     assert got is not None and got.source == store.STATE_SOURCE and got.iterations == 7
     assert np.allclose(got.game.block(got.sigma, 0)[:, [0, -1]], [0.25, 0.75])
     assert got.game.block(got.sigma, 0)[:, 1:-1].sum() == 0.0
     assert int(got.game.owner[0]) == k
-    assert store.get_state_solved(V, 3, 0, 5, 7) is None and store.get_state_solved(V, 3, 1, 5, 6) is None
+    assert store.get_state_solved(V, (3, 0, 5, 7)) is None and store.get_state_solved(V, (3, 1, 5, 6)) is None
 
 
 def test_musstats_hand_bets_pares_by_the_state_strategy_only_in_its_state(state_file):
@@ -171,3 +171,59 @@ def test_a_pares_state_weighs_the_ranges_by_chicas_state_strategy(state_file):
         bet = t.nodes[bet].children[0]
     w = range_weights(PublicState(3, 0, gn, bet), V)
     assert not w[1].any() and np.array_equal(w[0], before[0])
+
+
+JUEGO_HISTORY = "corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares mano+third; juego mano+second"
+
+
+def _juego_key(pares: int) -> tuple[int, ...]:
+    gn, cn = _nodes(JUEGO_HISTORY)
+    return (3, 0, gn, cn, pares, -1)  # juego mano+second; pares not bet (one team declared it)
+
+
+def test_musstats_hand_bets_juego_by_its_state_strategy(state_file):
+    """Juego's public state holds the pares declarations: a strategy shipped for the state where
+    mano and third declared pares is played there, and not where mano alone did."""
+    from musstats.analysis.reading import hand
+
+    g = _pares_game(3, "juego")
+    sigma = g.uniform()
+    b = g.block(sigma, 0)  # mano opens juego mano+second
+    b[:, :] = 0.0
+    b[:, -1] = 1.0
+    state_file([(_juego_key(5), sigma)], lance="juego")  # pares: mano (bit 0) + third (bit 2)
+    r = hand(CARDS, "mano", history=JUEGO_HISTORY, samples=20_000, seed=3)
+    acts = list(r.decision["actions"])
+    assert r.decision["lance"] == "juego" and r.decision["actions"][acts[-1]]["p"] == 1.0
+    assert "juego solved in this public state" in r.decision["source"]
+    assert "pares declarations" in r.decision["source"]
+    r2 = hand(CARDS, "mano", history=JUEGO_HISTORY.replace("pares mano+third", "pares mano"), samples=20_000, seed=3)
+    assert "given who cut" in r2.decision["source"]
+    assert r2.decision["actions"][acts[-1]]["p"] < 1.0
+
+
+def test_whole_hands_follow_the_juego_state_strategy_in_its_state_only(state_file):
+    from musstats.analysis import whole_hand as W
+    from musstats.analysis.public_states import public_states
+    from musstats.engines.betting.tree import betting_tree
+
+    before = W.simulate(100_000, 41, None, "mus-read", "equilibrium")
+    states, cnt = public_states(before, 3, "juego")
+    s = states[0]
+    assert cnt[0] >= 20 and len(s.store_key()) == 6
+    state_file([(s.store_key(), _all_paso(_pares_game(3, "juego")))], lance="juego")
+    after = W.simulate(100_000, 41, None, "mus-read", "equilibrium")
+    t = betting_tree("juego", 3)
+    node = 0
+    while not t.nodes[node].is_terminal:
+        node = t.nodes[node].children[0]
+    for x in ("grande", "chica", "pares"):  # the lances before juego as before
+        assert np.array_equal(before.node[x], after.node[x])
+    there = (after.pattern["juego"] == 3) & ~after.mus & (after.cutter == s.cutter) & \
+        (after.node["grande"] == s.grande) & (after.node["chica"] == s.chica) & (after.pares == s.pares) & \
+        (after.node["pares"] == s.pares_node)
+    assert there.sum() == cnt[0]
+    assert (after.node["juego"][there] == node).all()
+    assert (before.node["juego"][there] != node).any()  # the set's own strategy bets there
+    elsewhere = (after.pattern["juego"] == 3) & ~there
+    assert np.array_equal(before.node["juego"][elsewhere], after.node["juego"][elsewhere])

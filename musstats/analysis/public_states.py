@@ -37,7 +37,7 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
 __all__ = ["PublicState", "cut_rule", "public_states", "range_weights", "state_strategy", "state_exploitability",
-           "resolve_state", "measure_states", "summary", "with_exact_history", "history_blocks", "PRIOR_LANCES",
+           "resolve_state", "measure_states", "summary", "with_exact_history", "history_blocks", "PRIOR_LANCES", "PAIRS",
            "STATE_LANCES", "STATE_TEXT", "SOURCE"]
 
 #: the lances bet before pares whose betting a public state holds
@@ -72,9 +72,12 @@ class PublicState:
         return cls(int(r["pattern"]), int(r["cutter"]), int(r["grande"]), int(r["chica"]), r.get("lance", "pares"),
                    int(r.get("pares", -1)), int(r.get("pares_node", -1)))
 
-    def store_key(self) -> tuple[int, int, int, int]:
-        """What its strategy ships under (:func:`musstats.engines.betting.store.get_state_solved`)."""
-        return (self.pattern, self.cutter, self.grande, self.chica)
+    def store_key(self) -> tuple[int, ...]:
+        """What its strategy ships under (:func:`musstats.engines.betting.store.get_state_solved`;
+        the fields :data:`musstats.engines.betting.store.STATE_KEY` names for its lance)."""
+        from musstats.engines.betting.store import STATE_KEY
+
+        return tuple(int(getattr(self, f)) for f in STATE_KEY[self.lance])
 
     def key(self) -> tuple[int, ...]:
         """The state as non-negative whole numbers (its samples' seeds and disk cache entries)."""
@@ -121,14 +124,14 @@ def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[
     return [state(u[i]) for i in order], cnt[order]
 
 
-def _played(lance: str, pattern: int, state: tuple[int, int, int, int] | None, v: Variant, strategies: str):
+def _played(lance: str, pattern: int, state: tuple[int, ...] | None, v: Variant, strategies: str):
     """The strategy the set plays ``lance`` by in a public state (``state``: its store key): for
     the set ``musstats hand`` plays, the state's own where one ships; else the set's strategy of
     the subgame, given who cut (the ``mus-read`` information model)."""
     if state is not None and W._check_set(strategies) == "mus-read":
         from musstats.engines.betting.store import SOLVED_LANCES, get_state_solved
 
-        own = get_state_solved(v, *state, lance=lance) if lance in SOLVED_LANCES else None
+        own = get_state_solved(v, state, lance) if lance in SOLVED_LANCES else None
         if own is not None:
             return own
     return W._lance_strategy(lance, pattern, "as-dealt", strategies, v)
@@ -144,10 +147,10 @@ def _shipped(lance: str, v: Variant) -> int:
 
 @lru_cache(maxsize=64)
 def _own_reach(lance: str, cutter: int, v: Variant, strategies: str, pattern: int = 15,
-               state: tuple[int, int, int, int] | None = None, shipped: int = 0) -> list[np.ndarray]:
+               state: tuple[int, ...] | None = None, shipped: int = 0) -> list[np.ndarray]:
     """Per seat, his own reach of every node of the subgame's tree with every hand (the set's
-    strategy for the hands cut by ``cutter``; ``state`` the public state (pattern, cutter,
-    grande node, chica node) whose shipped strategy the set plays there, if any): float
+    strategy for the hands cut by ``cutter``; ``state`` the store key of the public state whose
+    shipped strategy the set plays there, if any): float
     [H, nodes] (``shipped``: :func:`_shipped`).  Kept: every public state with that cutter reads
     the same (read only)."""
     from musstats.engines.betting.info import prepare
@@ -252,15 +255,29 @@ def _gains(vg, SIG) -> dict:
             "value": float(value)}
 
 
+def _team_gains(vg, SIG) -> dict:
+    """Each pair's joint deviation (:func:`musstats.engines.solving.exploit.team_deviation`:
+    alternating best responses of the partners, each seeing his own hand, from several starts;
+    chosen on one sample, valued on the other) ± SE, stones per hand of the state; pair 0 is
+    mano+third."""
+    from musstats.engines.solving.exploit import team_deviation
+
+    got = [team_deviation(vg, SIG, t) for t in (0, 1)]
+    return {"team_gains": [float(x.gain) for x in got], "team_gains_se": [float(x.gain_se) for x in got]}
+
+
 def state_exploitability(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
-                         sigma: np.ndarray | None = None, n_eval: int = 10_000, seed: int = 1) -> dict:
-    """Per-player NashConv of the set's pares strategy (or ``sigma``, the private game's layout) in
-    one public state: ``{"gains", "gains_se", "value"}`` per seat (owner = seat in the private
-    game), stones per hand of that state."""
+                         sigma: np.ndarray | None = None, n_eval: int = 10_000, seed: int = 1,
+                         team: bool = False) -> dict:
+    """Per-player NashConv of the set's strategy of the lance (or ``sigma``, the private game's
+    layout) in one public state: ``{"gains", "gains_se", "value"}`` per seat (owner = seat in the
+    private game), stones per hand of that state; with ``team`` only each pair's joint deviation
+    (``{"team_gains", "team_gains_se"}``, mano+third first)."""
     v = variant or Variant()
     game, vg = _vector(state, v, strategies, n_eval, seed)
     s = state_strategy(game, state, v, strategies) if sigma is None else sigma
-    return _gains(vg, vg.layout.from_game(s))
+    SIG = vg.layout.from_game(s)
+    return _team_gains(vg, SIG) if team else _gains(vg, SIG)
 
 
 def resolve_state(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
@@ -279,27 +296,30 @@ def resolve_state(state: PublicState, variant: Variant | None = None, *, strateg
 
 def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | None = None,
                    strategies: str = "mus-read", n_eval: int = 10_000, seed: int = 1, progress=None,
-                   cached=None, lance: str = "pares") -> list[dict]:
+                   cached=None, lance: str = "pares", team_top: int = 0) -> list[dict]:
     """Per subgame of ``lance`` in ``patterns``, its ``top`` most frequent public states in ``hands``
     (played with the set ``strategies``), each measured by :func:`state_exploitability`: rows
     ``{"lance", "pattern", "cutter", "grande", "chica", "share", "gains", "gains_se", "value"}``, ``share``
-    the state's fraction of all hands.  A state's samples come from ``seed`` and the state itself
-    (the same whatever else is measured).  ``cached(state, seed, make)``: where a row is kept
-    between runs; ``progress(done, total)``."""
+    the state's fraction of all hands; in the ``team_top`` most frequent of each subgame also each
+    pair's joint deviation (``team_gains``, ``team_gains_se``).  A state's samples come from
+    ``seed`` and the state itself (the same whatever else is measured).  ``cached(state, seed,
+    make, kind)``: where a row (``kind`` "seat") or a pair's figures ("team") are kept between
+    runs; ``progress(done, total)``."""
     from musstats.engines.betting.deals import derived_seed
 
     v = variant or Variant()
     todo = []
     for pat in patterns:
         states, cnt = public_states(hands, int(pat), lance)
-        todo += [(s, c / hands.n) for s, c in zip(states[:top], cnt[:top])]
+        todo += [(s, c / hands.n, j < team_top) for j, (s, c) in enumerate(zip(states[:top], cnt[:top]))]
     rows = []
-    for i, (s, share) in enumerate(todo):
+    for i, (s, share, team) in enumerate(todo):
         si = derived_seed(seed, *s.key())
-
-        def make(s=s, si=si):
-            return state_exploitability(s, v, strategies=strategies, n_eval=n_eval, seed=si)
-        r = cached(s, si, make) if cached is not None else make()
+        r = {}
+        for kind in ("seat", "team")[: 1 + team]:
+            def make(s=s, si=si, kind=kind):
+                return state_exploitability(s, v, strategies=strategies, n_eval=n_eval, seed=si, team=kind == "team")
+            r.update(cached(s, si, make, kind) if cached is not None else make())
         rows.append({"lance": s.lance, "pattern": s.pattern, "cutter": s.cutter, "grande": s.grande,
                      "chica": s.chica, **({"pares": s.pares, "pares_node": s.pares_node} if s.lance == "juego" else {}),
                      "share": float(share), **r})
@@ -313,14 +333,37 @@ def measure_states(hands: W.Hands, patterns, *, top: int, variant: Variant | Non
 SOURCE = "history"
 
 
+#: the seats of each pair (mano+third, second+postre)
+PAIRS = ((0, 2), (1, 3))
+
+
 def summary(rows: list[dict]) -> dict:
     """Per seat, the sum over the measured states of share x gain (stones per hand) ± SE, and
-    the share of all hands the states hold."""
+    the share of all hands the states hold.  Per pair (mano+third, second+postre) the same of
+    the pair's gain: in a state whose pair deviation was measured the larger of it and each
+    partner's own (a partner changing alone is a joint deviation too), elsewhere the larger of
+    the partners' own; ``team_states``, ``team_share``: the states with the pair deviation
+    measured."""
     share = np.array([r["share"] for r in rows])
     G = np.array([r["gains"] for r in rows]).reshape(-1, 4)
     S = np.array([r["gains_se"] for r in rows]).reshape(-1, 4)
+    TG = np.full((len(rows), 2), -np.inf)
+    TS = np.zeros((len(rows), 2))
+    has = np.array([("team_gains" in r) for r in rows], bool)
+    for i in np.nonzero(has)[0]:
+        TG[i], TS[i] = rows[i]["team_gains"], rows[i]["team_gains_se"]
+    pair, pair_se = np.zeros((len(rows), 2)), np.zeros((len(rows), 2))
+    for t, (a, b) in enumerate(PAIRS):
+        cand = np.stack([TG[:, t], G[:, a], G[:, b]], 1).reshape(-1, 3)
+        cse = np.stack([TS[:, t], S[:, a], S[:, b]], 1).reshape(-1, 3)
+        j = cand.argmax(axis=1)
+        pair[:, t] = cand[np.arange(len(rows)), j]
+        pair_se[:, t] = cse[np.arange(len(rows)), j]
     return {"per_seat": [float(x) for x in (share[:, None] * G).sum(axis=0)],
             "per_seat_se": [float(x) for x in np.sqrt(((share[:, None] * S) ** 2).sum(axis=0))],
+            "per_team": [float(x) for x in (share[:, None] * pair).sum(axis=0)],
+            "per_team_se": [float(x) for x in np.sqrt(((share[:, None] * pair_se) ** 2).sum(axis=0))],
+            "team_states": int(has.sum()), "team_share": float(share[has].sum()),
             "share_measured": float(share.sum()), "states": len(rows)}
 
 
@@ -357,7 +400,7 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
     other lances' blocks stay."""
     import pandas as pd
 
-    from musstats.analysis.whole_hand import seat_total
+    from musstats.analysis.whole_hand import seat_total, team_totals
     from musstats.rules.labels import SEATS
 
     def rounded(x: float) -> float:
@@ -373,7 +416,8 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
                    "range weighted by his own probabilities of the history; exact over the responder's hands, "
                    "chosen on one sample of the others' hands and valued on another; summed as share x gain over "
                    "the states measured (the others and the hands after a mus round count zero)"),
-        "set": {k: measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
+        "set": {k: measured[k] for k in ("per_seat", "per_seat_se", "per_team", "per_team_se", "team_states",
+                                         "team_share", "share_measured", "states") if k in measured},
         "baseline": {k: baseline_measured[k] for k in ("per_seat", "per_seat_se", "share_measured", "states")},
         "baseline_rows": [list(map(float, x)) for x in baseline_rows]}
     if solved is not None or "solved" in old:
@@ -381,8 +425,13 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
     new = [{"lance": lance, "source": SOURCE, "reader": SEATS[q], "kind": "seat",
             "gain": rounded(measured["per_seat"][q]), "gain_se": rounded(measured["per_seat_se"][q]),
             "gain_in": None, "gate": None} for q in range(4)]
+    if "per_team" in measured:  # each pair reading the history together
+        new += [{"lance": lance, "source": SOURCE, "reader": "+".join(SEATS[q] for q in PAIRS[t]), "kind": "team",
+                 "gain": rounded(measured["per_team"][t]), "gain_se": rounded(measured["per_team_se"][t]),
+                 "gain_in": None, "gate": None} for t in range(2)]
     rows = [r for r in doc["rows"] if not (r.get("source") == SOURCE and r["lance"] == lance)] + new
     nash, nash_se = seat_total(pd.DataFrame(rows))
+    team, team_se, team_lances = team_totals(pd.DataFrame(rows))
     base, base_var = float(without[0]), float(without[1]) ** 2
     for blk in blocks.values():  # each lance's rows of the baseline replaced where its states gain more
         for q in range(4):
@@ -395,7 +444,8 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
     by_source[SOURCE] = dict(zip(("gain", "gain_se"),
                                  seat_total(pd.DataFrame([r for r in rows if r.get("source") == SOURCE]))))
     out = dict(doc)
-    out.update(nashconv=nash, nashconv_se=nash_se, baseline_nashconv=round(base, 4),
+    out.update(nashconv=nash, nashconv_se=nash_se, team_gain=team, team_gain_se=team_se, team_lances=team_lances,
+               baseline_nashconv=round(base, 4),
                baseline_nashconv_se=round(float(np.sqrt(max(base_var, 0.0))), 4), by_source=by_source, rows=rows)
     out["exact_history"] = {"baseline_without": [float(without[0]), float(without[1])],
                             "lances": {x: blocks[x] for x in STATE_LANCES if x in blocks}}

@@ -364,21 +364,23 @@ def _next_lance(done: list[str]) -> str | None:
 
 def _solved(lance: str, pattern: int, hist: "History", v: Variant):
     """The strategy of a lance for a history: after a cut the equilibrium of the lance given who
-    cut (information model ``mus-read``), and in chica and pares, where the public state (who
-    cut, the earlier lances' betting) has one shipped, the lance solved in that state; after a mus round
-    the after-mus one; where the mus is not told, or the player's own call departs from the cut
-    flags, the per-lance one of the hands as dealt."""
+    cut (information model ``mus-read``), and in chica, pares and juego, where the public state
+    (who cut, the earlier lances' betting, in juego the pares declarations) has one shipped, the
+    lance solved in that state; after a mus round the after-mus one; where the mus is not told,
+    or the player's own call departs from the cut flags, the per-lance one of the hands as
+    dealt."""
     from musstats.analysis.betting import played_strategy
 
-    from musstats.engines.betting.store import SOLVED_LANCES
+    from musstats.engines.betting.store import SOLVED_LANCES, STATE_KEY, get_state_solved
 
     if lance in SOLVED_LANCES and hist.reads_cut and hist.cutter is not None:
-        from musstats.engines.betting.store import get_state_solved
-
-        nodes = {ln.lance: ln.node for ln in hist.lances if ln.lance in ("grande", "chica") and ln.over}
-        if "grande" in nodes and (lance == "chica" or "chica" in nodes):
-            got = get_state_solved(v.lance_rules, pattern, hist.cutter, nodes["grande"],
-                                   nodes["chica"] if lance == "pares" else -1, lance)
+        before = {ln.lance: ln for ln in hist.lances if ln.lance in ("grande", "chica", "pares") and ln.over}
+        fields = {"pattern": pattern, "cutter": hist.cutter, "chica": -1}
+        fields.update({x: ln.node for x, ln in before.items() if x != "pares"})
+        if "pares" in before:  # the declarations, and pares' node where it was bet
+            fields.update(pares=before["pares"].pattern, pares_node=before["pares"].node if before["pares"].bet else -1)
+        if all(f in fields for f in STATE_KEY[lance]) and (lance == "chica" or "chica" in before):
+            got = get_state_solved(v.lance_rules, tuple(fields[f] for f in STATE_KEY[lance]), lance)
             if got is not None:
                 return got
     return played_strategy(lance, pattern, hist.deal, v.lance_rules, read_cut=hist.reads_cut, solve_missing=False)
@@ -603,9 +605,9 @@ def hand(hand, seat: str | int, *, history: str | None = None, variant: str | Va
             "method": "Bayes over Monte Carlo deals: the other hands dealt from the unseen cards (after the mus thrown "
                       "by the discard table and redrawn), weighted by the mus decision's equilibrium, the discard table, "
                       "declarations and betting strategies",
-            "strategies": ("after a cut the equilibrium of each lance given who cut (chica and pares, in the "
-                           "public states that ship, solved given the earlier lances' betting too), after a mus round the "
-                           "after-mus one" if hist.reads_cut or hist.mus else
+            "strategies": ("after a cut the equilibrium of each lance given who cut (chica, pares and juego, in "
+                           "the public states that ship, solved given the earlier lances' betting too), after a mus "
+                           "round the after-mus one" if hist.reads_cut or hist.mus else
                            "the shipped per-lance equilibrium (equilibrium set)")
                           + ", the mus decision's equilibrium and the discard table", "tremble": TREMBLE,
             "samples": int(drawn), "seed": seed, "effective_samples": round(ess, 1),
@@ -732,7 +734,8 @@ def _bet_decision(hist: History, q: int, h: int, final: np.ndarray, w: np.ndarra
             "declared": pattern_text(ln.pattern) if ln.lance in ("pares", "juego") else None,
             "actions": acts, "best_reading": max(valued, key=lambda a: valued[a]) if valued else None,
             "units": "stones for your team in this lance, from here",
-            "source": (f"P: {ln.lance} solved in this public state (who cut and the earlier lances' betting), "
+            "source": (f"P: {ln.lance} solved in this public state (who cut and the earlier lances' betting"
+                       f"{', the pares declarations' if ln.lance == 'juego' else ''}), "
                        "every seat's range weighted by the history" if sol.source == STATE_SOURCE else
                        ("P: the equilibrium of the lance given who cut" if sol.game.info == "mus-read" else
                         "P: the shipped per-lance equilibrium") + " (it reads nothing of the earlier lances)")

@@ -47,7 +47,7 @@ from musstats.rules.variant import Variant
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability", "ship_document",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total", "team_totals"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -126,20 +126,25 @@ def _sample_nodes(game, sigma, st, u) -> np.ndarray:
 
 def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, lance: str, pattern: int, u: np.ndarray,
                v: Variant) -> None:
-    """``lance`` (chica or pares) of the hands as dealt ``part`` (subgame ``pattern``) played,
-    where the public state (who cut, the earlier lances' nodes) has a shipped strategy, by that
-    one: ``nodes`` redrawn there with the same uniforms ``u``."""
+    """``lance`` (chica, pares or juego) of the hands as dealt ``part`` (subgame ``pattern``)
+    played, where the public state (who cut, the earlier lances' nodes, in juego the pares
+    declarations) has a shipped strategy, by that one: ``nodes`` redrawn there with the same
+    uniforms ``u``."""
     from musstats.engines.betting.info import prepare
-    from musstats.engines.betting.store import get_state_solved, state_keys
+    from musstats.engines.betting.store import STATE_KEY, get_state_solved, state_keys
 
     if not state_keys(v, lance):
         return
-    chica = h.node["chica"][part] if lance == "pares" else np.full(part.size, -1, np.int64)
-    key = np.stack([h.cutter[part], h.node["grande"][part], chica], 1)
+    cols = {"pattern": np.full(part.size, pattern, np.int64), "cutter": h.cutter[part],
+            "grande": h.node["grande"][part],
+            "chica": h.node["chica"][part] if lance != "chica" else np.full(part.size, -1, np.int64)}
+    if lance == "juego":
+        cols.update(pares=h.pares[part], pares_node=h.node["pares"][part])
+    key = np.stack([cols[f] for f in STATE_KEY[lance]], 1)
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     inv = inv.reshape(-1)
-    for j, (c, g, ch) in enumerate(uniq):
-        sol = get_state_solved(v, pattern, int(c), int(g), int(ch), lance)
+    for j, k in enumerate(uniq):
+        sol = get_state_solved(v, tuple(int(x) for x in k), lance)
         if sol is None:
             continue
         m = np.nonzero(inv == j)[0]
@@ -601,6 +606,21 @@ def seat_total(rows) -> tuple[float, float]:
     return _total(_best(d[d.kind == "seat"]))
 
 
+def team_totals(rows) -> tuple[list, list, list]:
+    """Per pair (mano+third, second+postre) of a table of rows (as :func:`seat_total`'s): the
+    pair's rows (``kind`` team), per lance the source whose response gains most, at max(gain,
+    0), summed; its SE; the lances with a row of that pair (None and [] where it has none)."""
+    d = _floored(rows)
+    team, team_se, team_lances = [], [], []
+    for who in ("mano+third", "second+postre"):
+        r = _best(d[(d.kind == "team") & (d.reader == who)])
+        g, se = _total(r) if len(r) else (None, None)
+        team.append(g)
+        team_se.append(se)
+        team_lances.append([x for x in LANCE_ORDER if len(r) and (r.lance == x).any()])
+    return team, team_se, team_lances
+
+
 def exploitability_document(df, baseline=None) -> dict:
     """The whole-hand figures of a :func:`reading_table` (stones per hand); ``baseline``: the
     table of the per-lance strategies on the same hands (default: ``df`` itself), whose
@@ -618,13 +638,7 @@ def exploitability_document(df, baseline=None) -> dict:
     d = _floored(df)
     nash, nash_se = seat_total(df)
     base, base_se = (nash, nash_se) if baseline is None else seat_total(baseline)
-    team, team_se, team_lances = [], [], []
-    for who in ("mano+third", "second+postre"):
-        r = _best(d[(d.kind == "team") & (d.reader == who)])
-        g, se = _total(r) if len(r) else (None, None)
-        team.append(g)
-        team_se.append(se)
-        team_lances.append([x for x in LANCE_ORDER if len(r) and (r.lance == x).any()])
+    team, team_se, team_lances = team_totals(df)
     by_source = {}
     for src, r in d[d.kind == "seat"].groupby("source"):
         g, se = _total(pd.DataFrame(r))

@@ -590,6 +590,15 @@ def render_whole_hand(d: dict) -> str:
     for xh in history_blocks(d)[0].values():
         lines.append(f"Rows reading `history` ({xh['lance']}, hands {xh['hands']}): {xh['method']}; "
                      f"{xh['set']['states']:,} public states holding {xh['set']['share_measured']:.1%} of the hands.")
+        pt = xh["set"].get("per_team")
+        if pt:
+            ps = xh["set"]["per_team_se"]
+            ts = xh["set"].get("team_states", 0)
+            how = (f"the pair's joint deviation measured in {ts:,} of the states, holding "
+                   f"{xh['set']['team_share']:.1%} of the hands; elsewhere the larger of the partners' own" if ts else
+                   "in each state the larger of the partners' own; the pair's joint deviation not measured")
+            lines.append(f"A pair reading it together in {xh['lance']}: mano and third {pt[0]:.3f} ± {ps[0]:.3f}, "
+                         f"second and postre {pt[1]:.3f} ± {ps[1]:.3f} ({how}).")
         sv = xh.get("solved")
         if sv:
             lines.append(f"In the {sv['states']:,} public states where reading gained most ({sv['share']:.1%} of the "

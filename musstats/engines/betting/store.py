@@ -17,7 +17,7 @@ from musstats.rules.variant import Variant
 
 __all__ = ["get_solved", "shipped_path", "write_shipped", "entry_of", "solved_of", "keep", "cached", "plans_path",
            "plans_meta", "get_plans", "states_path", "write_states", "state_keys", "state_strategies",
-           "get_state_solved", "SOLVED_LANCES", "STATE_SOURCE", "STATE_LEVELS"]
+           "get_state_solved", "SOLVED_LANCES", "STATE_KEY", "STATE_SOURCE", "STATE_LEVELS"]
 
 
 def shipped_path(variant: Variant, deal: str, info: str = "private", method: str | None = None) -> Path:
@@ -208,7 +208,11 @@ def get_plans(spec: Spec) -> dict:
 # a lance solved per public state (the hands as dealt: who cut and the earlier lances' betting)
 
 #: the lances whose strategies can ship per public state, in the order they are bet
-SOLVED_LANCES = ("chica", "pares")
+SOLVED_LANCES = ("chica", "pares", "juego")
+
+#: what a public state's key (:func:`get_state_solved`) holds, per lance solved per state
+STATE_KEY = {"chica": ("pattern", "cutter", "grande", "chica"), "pares": ("pattern", "cutter", "grande", "chica"),
+             "juego": ("pattern", "cutter", "grande", "chica", "pares", "pares_node")}
 
 
 def states_path(variant: Variant, lance: str = "pares") -> Path:
@@ -223,13 +227,14 @@ def states_path(variant: Variant, lance: str = "pares") -> Path:
 STATE_LEVELS = 32
 
 
-def write_states(entries: list[tuple[tuple[int, int, int, int], np.ndarray]], meta: dict, path: Path) -> Path:
-    """Write strategies solved per public state: ``entries`` of ((pattern, cutter, grande node,
-    chica node; -1 in a state of chica), the private game's strategy quantised in
+def write_states(entries: list[tuple[tuple[int, ...], np.ndarray]], meta: dict, path: Path) -> Path:
+    """Write strategies solved per public state: ``entries`` of (the state's key, as
+    :data:`STATE_KEY` says, all of one length; the private game's strategy quantised in
     :data:`STATE_LEVELS` steps), to ``path`` atomically."""
     from musstats.base.files import write_npz
 
-    keys = np.array([k for k, _ in entries], np.int64).reshape(-1, 4)
+    width = len(entries[0][0]) if entries else 4
+    keys = np.array([k for k, _ in entries], np.int64).reshape(-1, width)
     q = [np.asarray(s, np.uint8) for _, s in entries]
     offsets = np.concatenate([[0], np.cumsum([x.size for x in q])]).astype(np.int64)
     sigma = np.concatenate(q) if q else np.zeros(0, np.uint8)
@@ -237,9 +242,9 @@ def write_states(entries: list[tuple[tuple[int, int, int, int], np.ndarray]], me
     return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)})
 
 
-def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, int, int, int], int]:
-    """The public states whose strategy of ``lance`` ships: (pattern, cutter, grande node, chica
-    node) -> its row in the file (empty where none ship)."""
+def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], int]:
+    """The public states whose strategy of ``lance`` ships: the state's key (:data:`STATE_KEY`)
+    -> its row in the file (empty where none ship)."""
     from musstats.base.files import read_npz
 
     path = states_path(variant, lance)
@@ -257,7 +262,7 @@ def _quantised(z: dict, i: int) -> np.ndarray:
     return z["sigma"][int(z["offsets"][i]): int(z["offsets"][i + 1])]
 
 
-def state_strategies(variant: Variant, lance: str = "pares") -> dict[tuple[int, int, int, int], np.ndarray]:
+def state_strategies(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], np.ndarray]:
     """Every shipped per-state strategy of ``lance`` as kept (quantised): state -> strategy."""
     from musstats.base.files import read_npz
 
@@ -271,13 +276,16 @@ _STATES: dict = {}
 STATE_SOURCE = "shipped public state"
 
 
-def get_state_solved(variant: Variant, pattern: int, cutter: int, grande: int, chica: int = -1,
-                     lance: str = "pares") -> Solved | None:
+def get_state_solved(variant: Variant, key: tuple[int, ...], lance: str = "pares") -> Solved | None:
     """The strategy of ``lance`` shipped for one public state (private information, hands as
-    dealt), or None where the state has none: the set's strategy given who cut is played there."""
+    dealt), or None where the state has none: the set's strategy given who cut is played there.
+    ``key``: the state as :data:`STATE_KEY` says (the subgame's pattern first; the earlier
+    lances' terminal nodes, -1 for chica's in a state of chica and for pares' where it was not
+    bet)."""
     from musstats.base.files import read_npz
 
-    key = (int(pattern), int(cutter), int(grande), int(chica))
+    key = tuple(int(x) for x in key)
+    pattern = key[0]
     i = state_keys(variant, lance).get(key)
     if i is None:
         return None
