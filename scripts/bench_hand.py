@@ -21,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-#: (hand, seat, history): a cut, an envite answered, a mus round, the pares, juego and punto
+#: (hand, seat, history): a cut, an envite answered, a mus round, the pares, juego and punto (a pares and a juego
+#: state whose strategy ships)
 CASES = [
     ("R R 7 5", "third", "mus,corto; grande: paso,envido 2"),
     ("R R 3 A", "mano", "mus,mus,corto"),
@@ -30,6 +31,8 @@ CASES = [
     ("C C 7 A", "second", "corto; grande: paso,paso,paso,paso; chica: paso,envido 2,no,no; pares mano+second: paso"),
     ("R C 7 4", "postre", "mus,mus,corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares none; "
                           "juego mano+postre: paso"),
+    ("R C 7 4", "mano", "corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares third; "
+                        "juego mano+second"),
     ("R 6 5 4", "second", "corto; grande: paso,paso,paso,paso; chica: paso,paso,paso,paso; pares none; punto: paso"),
 ]
 
