@@ -281,16 +281,18 @@ def state_exploitability(state: PublicState, variant: Variant | None = None, *, 
 
 
 def resolve_state(state: PublicState, variant: Variant | None = None, *, strategies: str = "mus-read",
-                  iterations: int = 1000, n_eval: int = 10_000, seed: int = 1, measure: bool = True):
-    """The pares subgame of one public state solved by DCFR with the seats' ranges weighted
-    (:func:`range_weights`): (the solved strategy, its per-player NashConv on the solve's own
-    evaluation samples, or None without ``measure``).  ``strat.sigma`` is in the private game's
-    layout (what :func:`state_exploitability` and the shipped states read)."""
+                  iterations: int = 1000, n_eval: int = 10_000, seed: int = 1, measure: bool = True,
+                  scheme: str = "dcfr", **config):
+    """The lance's subgame in one public state solved with the seats' ranges weighted
+    (:func:`range_weights`) by the CFR preset ``scheme`` (DCFR; ``config``: its fields changed,
+    e.g. ``team_every`` with the team scheme): (the solved strategy, its per-player NashConv on
+    the solve's own evaluation samples, or None without ``measure``).  ``strat.sigma`` is in
+    the private game's layout (what :func:`state_exploitability` and the shipped states read)."""
     from musstats.engines.solving.cfr import SolveConfig, solve
 
     v = variant or Variant()
     _, vg = _vector(state, v, strategies, n_eval, seed)
-    strat = solve(vg, SolveConfig.preset("dcfr", int(iterations)))
+    strat = solve(vg, SolveConfig.preset(scheme, int(iterations), **config))
     return strat, (_gains(vg, vg.layout.from_game(strat.sigma)) if measure else None)
 
 
