@@ -128,9 +128,9 @@ def main(argv=None) -> int:
     for i, r in enumerate(rows):
         if i in done:
             z = done[i]
-            r = {**{k: x for k, x in r.items() if not k.startswith("team_")},  # the pair's figure was the old strategy's
-                 "gains": [float(x) for x in z["gains"]], "gains_se": [float(x) for x in z["gains_se"]],
-                 "value": float(z["value"]), "solved": True}
+            # the pair's figure, if any, was the old strategy's
+            r = {**{k: x for k, x in r.items() if not k.startswith("team_")}, "gains": [float(x) for x in z["gains"]],
+                 "gains_se": [float(x) for x in z["gains_se"]], "value": float(z["value"]), "solved": True}
         new_rows.append(r)
     before, after = summary(rows), summary(new_rows)
     # the shipped states kept beside this run's: key -> quantised strategy
@@ -163,7 +163,8 @@ def main(argv=None) -> int:
         meta = {"variant": v.name, "lance": a.lance, "deal": "as-dealt", "info": "private",
                 "iterations": a.iterations, "levels": store.STATE_LEVELS,
                 "method": "DCFR, every seat's range weighted by his own probabilities of the public history (who "
-                          f"cut, the earlier lances' betting{', the pares declarations' if a.lance == 'juego' else ''})",
+                          "cut, the earlier lances' betting"
+                          + (", the pares declarations)" if a.lance == "juego" else ")"),
                 "states": len(keys),
                 "share": sh, "measured_hands": m["hands"], "seed": seed, "n_eval": n_eval}
         store.write_states([(k, entries[k]) for k in keys], meta, store.states_path(v, a.lance))

@@ -37,8 +37,8 @@ from musstats.base.errors import MusError
 from musstats.rules.variant import Variant
 
 __all__ = ["PublicState", "cut_rule", "public_states", "range_weights", "state_strategy", "state_exploitability",
-           "resolve_state", "measure_states", "summary", "with_exact_history", "history_blocks", "PRIOR_LANCES", "PAIRS",
-           "STATE_LANCES", "STATE_TEXT", "SOURCE"]
+           "resolve_state", "measure_states", "summary", "with_exact_history", "history_blocks", "PRIOR_LANCES",
+           "PAIRS", "STATE_LANCES", "STATE_TEXT", "SOURCE"]
 
 #: the lances bet before pares whose betting a public state holds
 PRIOR_LANCES = ("grande", "chica")
