@@ -608,7 +608,7 @@ def render_whole_hand(d: dict) -> str:
                          f"{xh['lance']} bet as before in those states.")
             now = sv.get("now")
             if now:
-                lines.append(f"Measured again after the earlier lances' strategies changed: {now['measured']:,} of those "
+                lines.append(f"Measured again with every lance as shipped now: {now['measured']:,} of those "
                              f"states among the states measured ({now['share']:.1%} of the hands), "
                              f"{now['gain']:.3f} stones per hand.")
     if any(r.get("kind") == "seat" and r.get("gate") is None and r.get("gain_in") is not None
