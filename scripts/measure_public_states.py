@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     from musstats.analysis import whole_hand as W
-    from musstats.analysis.public_states import cut_rule, summary, with_exact_history
+    from musstats.analysis.public_states import STATE_LANCES, cut_rule, summary, with_exact_history
     from musstats.base.files import atomic_write_text
     from musstats.engines.betting import deals as D
     from musstats.output.progress import ProgressBar
@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=300, help="public states measured per subgame")
     ap.add_argument("--n-eval", type=int, default=10_000, help="samples of the others' hands to choose on, and to value on")
     ap.add_argument("--strategies", default="mus-read", choices=list(W.STRATEGY_SETS))
-    ap.add_argument("--lance", default="pares", choices=["chica", "pares", "juego"],
+    ap.add_argument("--lance", default="pares", choices=list(STATE_LANCES),
                     help="the lance whose states are measured")
     ap.add_argument("--team-top", type=int, default=0,
                     help="in the N most frequent states of each subgame also each pair's joint deviation")
@@ -179,13 +179,12 @@ def main(argv=None) -> int:
             ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
         shipped = whole_hand_exploitability(v)
         solved = None
-        keys = store.state_keys(v, a.lance) if a.lance in store.SOLVED_LANCES else {}
+        keys = store.state_keys(v, a.lance)
         if keys:
-            # the states solved for the lance, as measured now (the ranges move with the earlier lances' states)
+            # the states solved for the lance, as measured now (the ranges move with the earlier lances' states); the
+            # figures when they were solved stay, the measure of now is replaced
             mine = [r for r in rows if PublicState.from_row(r).store_key() in keys]
             old = history_blocks(shipped)[0].get(a.lance, {}).get("solved") or {}
-            if "now" in old:  # the figures when the states were solved stay; the measure of now is replaced
-                old = {k: x for k, x in old.items() if k != "now"}
             solved = {**old, "now": {"measured": len(mine), "share": sum(r["share"] for r in mine),
                                      "gain": sum(r["share"] * sum(r["gains"]) for r in mine)}}
         doc = with_exact_history(shipped, summ, base, pairs, solved=solved, lance=a.lance)

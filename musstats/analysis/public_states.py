@@ -103,25 +103,15 @@ def _lance(lance: str) -> str:
 def public_states(h: W.Hands, pattern: int, lance: str = "pares") -> tuple[list[PublicState], np.ndarray]:
     """The public states of the subgame ``pattern`` of ``lance`` among the hands as dealt of
     ``h``, the most frequent first, and the number of hands in each."""
-    prior = STATE_LANCES[_lance(lance)]
-    sel = np.nonzero((h.pattern[lance] == pattern) & ~h.mus)[0]
+    from musstats.engines.betting.store import STATE_KEY
+
+    sel = np.nonzero((h.pattern[_lance(lance)] == pattern) & ~h.mus)[0]
     if not sel.size:
         return [], np.zeros(0, np.int64)
-    cols = [h.cutter[sel]] + [h.node[x][sel] for x in prior[:2]]
-    if lance == "juego":
-        cols += [h.pares[sel], h.node["pares"][sel]]
-    elif len(prior) == 1:
-        cols.append(np.full(sel.size, -1, np.int64))
-    u, cnt = np.unique(np.stack(cols, 1), axis=0, return_counts=True)
+    u, cnt = np.unique(W.state_columns(h, sel, lance, int(pattern)), axis=0, return_counts=True)
     order = np.argsort(-cnt, kind="stable")
-
-    def state(row: np.ndarray) -> PublicState:
-        c, g, ch = (int(x) for x in row[:3])
-        if lance == "juego":
-            return PublicState(int(pattern), c, g, ch, lance, int(row[3]), int(row[4]))
-        return PublicState(int(pattern), c, g, ch, lance)
-
-    return [state(u[i]) for i in order], cnt[order]
+    return ([PublicState(**{f: int(x) for f, x in zip(STATE_KEY[lance], u[i])}, lance=lance) for i in order],
+            cnt[order])
 
 
 def _played(lance: str, pattern: int, state: tuple[int, ...] | None, v: Variant, strategies: str):

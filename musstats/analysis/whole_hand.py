@@ -40,14 +40,15 @@ import numpy as np
 from musstats.analysis.cut_game import CUT_RULES, cut_rule_flags
 from musstats.base.errors import MusError
 from musstats.engines.betting import deals as D
-from musstats.engines.betting.store import SOLVED_LANCES
+from musstats.engines.betting.store import SOLVED_LANCES, STATE_KEY
 from musstats.engines.betting.tree import ACCEPTED, ORDAGO, PASO, REFUSED, BettingTree, betting_tree
 from musstats.rules.variant import Variant
 
 __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading_classes", "reading_gain",
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability", "ship_document",
-           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total", "team_totals"]
+           "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total", "team_totals",
+           "state_columns"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -124,6 +125,20 @@ def _sample_nodes(game, sigma, st, u) -> np.ndarray:
     return sample_nodes(game, sigma, st, u)
 
 
+def state_columns(h: Hands, part: np.ndarray, lance: str, pattern: int) -> np.ndarray:
+    """The public state of ``lance`` (subgame ``pattern``) of each of the hands ``part`` of ``h``,
+    as dealt: int [len(part), fields], the fields of its store key
+    (:data:`musstats.engines.betting.store.STATE_KEY`: who cut, the earlier lances' terminal
+    nodes, -1 for chica's in a state of chica; in juego the pares declarations and pares' node,
+    -1 where it was not bet)."""
+    n = part.size
+    col = {"pattern": np.full(n, pattern, np.int64), "cutter": h.cutter[part], "grande": h.node["grande"][part],
+           "chica": h.node["chica"][part] if lance != "chica" else np.full(n, -1, np.int64)}
+    if lance == "juego":
+        col.update(pares=h.pares[part], pares_node=h.node["pares"][part])
+    return np.stack([col[f] for f in STATE_KEY[lance]], 1)
+
+
 def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, lance: str, pattern: int, u: np.ndarray,
                v: Variant) -> None:
     """``lance`` (chica, pares or juego) of the hands as dealt ``part`` (subgame ``pattern``)
@@ -131,17 +146,11 @@ def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, lance: str, patter
     declarations) has a shipped strategy, by that one: ``nodes`` redrawn there with the same
     uniforms ``u``."""
     from musstats.engines.betting.info import prepare
-    from musstats.engines.betting.store import STATE_KEY, get_state_solved, state_keys
+    from musstats.engines.betting.store import get_state_solved, state_keys
 
     if not state_keys(v, lance):
         return
-    cols = {"pattern": np.full(part.size, pattern, np.int64), "cutter": h.cutter[part],
-            "grande": h.node["grande"][part],
-            "chica": h.node["chica"][part] if lance != "chica" else np.full(part.size, -1, np.int64)}
-    if lance == "juego":
-        cols.update(pares=h.pares[part], pares_node=h.node["pares"][part])
-    key = np.stack([cols[f] for f in STATE_KEY[lance]], 1)
-    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    uniq, inv = np.unique(state_columns(h, part, lance, pattern), axis=0, return_inverse=True)
     inv = inv.reshape(-1)
     for j, k in enumerate(uniq):
         sol = get_state_solved(v, tuple(int(x) for x in k), lance)
