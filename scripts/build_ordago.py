@@ -10,7 +10,8 @@ quota at once.
 subgame solved at the scores of :func:`musstats.analysis.ordago_eq.anchor_scores` (8 reyes, a
 game to 40), each from the regrets of the nearest anchor solved before
 (:data:`~musstats.analysis.ordago_eq.ANCHOR_ITERATIONS` iterations; the first of a subgame
-cold), its NashConv measured; the regrets ship as float16.
+cold), its NashConv measured; the regrets ship as float16 with their mantissa rounded to
+:data:`~musstats.analysis.ordago_eq.ANCHOR_MANTISSA_BITS` bits.
 
 Usage: python scripts/build_ordago.py rest [--variant 8-reyes]
        python scripts/build_ordago.py anchors [--variant 8-reyes] [--subgames grande-15,pares-15,...]
@@ -155,7 +156,7 @@ def build_anchors(variant_name: str, subgames: list[tuple[str, int]] | None = No
                 save_named(name, z)
             done[(lance, pat)][(a, b)] = (z["R"], int(z["t"]))
             key = f"{lance}-{pat}-{a}-{b}"
-            arrays[f"{key}.R"] = np.asarray(z["R"], np.float16)
+            arrays[f"{key}.R"] = E.coarse_regrets(z["R"])
             arrays[f"{key}.t"] = np.int64(z["t"])
             meta[key] = json.loads(bytes(z["meta"]).decode())
             bar(i + 1, len(items))

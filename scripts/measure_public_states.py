@@ -41,6 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def measured(a, v, cuts: str, pats: list[int]) -> tuple[dict, list, dict]:
     """Simulate the hands and measure the states (each row cached as soon as it is measured):
     (the run's document, its rows, their summary)."""
+    import hashlib
+
     import numpy as np
 
     from musstats.analysis import whole_hand as W
@@ -51,14 +53,17 @@ def measured(a, v, cuts: str, pats: list[int]) -> tuple[dict, list, dict]:
 
     t0 = time.perf_counter()
     h = W.simulate(a.hands, a.seed, v, a.strategies, cuts)
-    # what a state's row depends on: the shipped strategies, the cut law, and the states solved of this lance and the
-    # ones before it (a later lance's states do not move its ranges)
-    lances = store.SOLVED_LANCES[: store.SOLVED_LANCES.index(a.lance) + 1]
-    inputs = W._inputs_digest(v, states=lances)
+    # what a state's row depends on: the shipped strategies, the cut law, the states solved of the lances before it
+    # (they move its ranges and its share; a later lance's states do not) and the strategy shipped for the state
+    # itself (another state's of its lance does not reach it)
+    inputs = W._inputs_digest(v, states=store.SOLVED_LANCES[: store.SOLVED_LANCES.index(a.lance)])
+    own = store.state_strategies(v, a.lance)
 
     def cached(s, seed, make, kind):
+        mine = own.get(s.store_key())
+        played = "given-cut" if mine is None else hashlib.sha256(mine.tobytes()).hexdigest()[:16]
         path = cache.entry_path("public-state" if kind == "seat" else "public-state-team", *s.key(), a.strategies,
-                                a.n_eval, seed, v.name, inputs)
+                                a.n_eval, seed, v.name, inputs, played)
         z = cache.load(path)
         if z is not None:
             return {k: (float(x) if x.ndim == 0 else [float(y) for y in x]) for k, x in z.items()}

@@ -692,3 +692,23 @@ def test_a_player_without_the_lance_has_no_say(capsys):
                                    "--score", "10-10"])
     assert code == 0, err
     assert "you have no say in pares" in out and "Random hands (comparison):" in out
+
+
+def test_anchor_regrets_ship_rounded_to_three_mantissa_bits():
+    """A shipped anchor's regret keeps 3 bits of mantissa: 1.03 -> 1 and 1.07 -> 1.125 (the
+    steps of 1/8 between 1 and 2), -3.3 -> -3.25 (steps of 1/4 between 2 and 4), 0 stays 0;
+    any regret of float16's normal range lands within 1/16 of itself (the smaller ones within
+    2**-18), and the shipped file holds them so."""
+    from musstats.analysis import ordago_eq as E
+
+    got = E.coarse_regrets(np.array([1.03, 1.07, -3.3, 0.0, 0.01]))
+    assert got.dtype == np.float16
+    assert got[:4].tolist() == [1.0, 1.125, -3.25, 0.0]
+    assert abs(float(got[4]) - 0.01) <= 0.01 / 16
+    x = np.random.default_rng(5).normal(0.0, 0.3, 10_000).astype(np.float16).astype(np.float64)
+    y = E.coarse_regrets(x).astype(np.float64)
+    normal = np.abs(x) >= 2.0 ** -14  # float16's normal numbers; below, steps of 2**-17
+    assert (np.abs(y - x)[normal] <= np.abs(x)[normal] / 16).all()
+    assert (np.abs(y - x)[~normal] <= 2.0 ** -18).all()
+    R, _ = E.shipped_anchor("grande", ALL_SEATS, Variant(), 15, 25)
+    assert (E.coarse_regrets(R) == R.astype(np.float16)).all()

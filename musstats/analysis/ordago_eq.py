@@ -349,6 +349,21 @@ def warm_state(spec: Spec, R: np.ndarray, t: int):
     return SolverState(R, np.zeros_like(R), lay.normalise(np.maximum(R, 0.0)), int(t))
 
 
+#: mantissa bits a shipped anchor's regrets keep (of float16's 10): each regret to within 1/16
+#: of itself (rounded to the nearest; below float16's normal range, 2**-18), what a warm start
+#: needs, in half the space once compressed
+ANCHOR_MANTISSA_BITS = 3
+
+
+def coarse_regrets(R: np.ndarray, bits: int = ANCHOR_MANTISSA_BITS) -> np.ndarray:
+    """``R`` as a shipped anchor keeps it: float16, its mantissa rounded to ``bits`` bits."""
+    u = np.asarray(R, np.float16).view(np.uint16).astype(np.uint32)
+    drop = 10 - int(bits)
+    if drop > 0:  # to the nearest (a carry into the exponent is the next power of two, as it should be)
+        u = ((u + (1 << (drop - 1))) >> drop) << drop
+    return u.astype(np.uint16).view(np.float16)
+
+
 def anchor_file(variant: Variant) -> Path:
     """``musstats/data/ordago_anchors_<deck>_<juego real>.npz``: the shipped warm starts."""
     from musstats.base.files import data_file
