@@ -219,33 +219,33 @@ def test_reading_classes_of_the_mus_read_set_carry_who_cut(hands):
         assert (cls % 5 == base).all() and n % 5 == 0 and cls.max() < n
 
 
-def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
-    """Each hand's score with the strategies that read who cut at one team and the per-lance
-    ones at the other equals an exact walk of each lance's tree in which every seat looks up its
-    own set's shipped strategy for its own state (the hand, and for the cut strategies the seat
-    that cut; where correlated plans ship, the per-lance set's pair plays each plan by its
-    weight); the two seatings differ, and a set against itself scores 0."""
+def _walk(g, sig, st, o, n, value=None):
+    """Team 0's expected payoff from node ``n`` (or, with ``value``, the expected ``value[node]``
+    of the terminal reached), every owner by his own ``sig`` at his own state."""
+    t = g.tree
+    if t.is_term[n]:
+        return float(g.U[t.term[n], o]) if value is None else float(value[n])
+    q = int(g.owner[n])  # private: owner q is seat q
+    p = g.strategy_at(sig[q], n, int(st[q]))
+    return sum(p[a] * _walk(g, sig, st, o, int(t.first[n]) + a, value) for a in range(int(t.n_act[n])))
+
+
+def _brute(sub, v, lances=None, replace=None, value=None):
+    """Per hand of ``sub`` and seating (the set that reads who cut at team 0, then at team 1, the
+    per-lance set at the other), the exact walk of each lance (of ``lances``) summed: every seat
+    looks up its own set's shipped strategy for its own state (the hand, and for the cut
+    strategies the seat that cut; where correlated plans ship, the per-lance set's pair plays each
+    plan by its weight); ``replace(lance, i, game)``: a strategy the mus-read seats play instead
+    in that lance of hand ``i`` (None: their own); ``value``: per lance, a value per node to
+    average instead of the payoff."""
     from musstats.analysis.betting import played_profiles, played_strategy
-    from musstats.analysis.whole_hand import hand_scores
     from musstats.engines.betting import deals as D
     from musstats.engines.betting.info import prepare
 
-    v = Variant()
-    h = hands
-    idx = np.r_[np.nonzero(h.mus)[0][:6], np.nonzero(~h.mus)[0][:18]]
-    sub = type(h)(*(getattr(h, f)[idx] for f in ("dealt", "final", "mus", "cutter", "counts", "pares", "juego")))
-    got = hand_scores(sub, "mus-read", "per-lance", v)
-
-    def walk(g, sig, st, o, n):
-        t = g.tree
-        if t.is_term[n]:
-            return float(g.U[t.term[n], o])
-        q = int(g.owner[n])  # private: owner q is seat q
-        p = g.strategy_at(sig[q], n, int(st[q]))
-        return sum(p[a] * walk(g, sig, st, o, int(t.first[n]) + a) for a in range(int(t.n_act[n])))
-
-    want = np.zeros_like(got)
+    want = np.zeros((sub.n, 2))
     for lance, _, _, subs in D.lance_parts(sub.final, v):
+        if lances is not None and lance not in lances:
+            continue
         for pat, sel in subs:
             for i in sel:
                 deal = "after-mus" if sub.mus[i] else "as-dealt"
@@ -256,6 +256,7 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
                 states = {x: prepare(s.game, sub.final[[i]], v, lance, None if sub.mus[i] else int(sub.cutter[i]))[0][0]
                           for x, s in sols.items()}
                 o = int(prepare(sols["per-lance"].game, sub.final[[i]], v, lance)[1][0])
+                mine = replace(lance, int(i), sols["mus-read"].game) if replace is not None else None
                 # where correlated plans ship, the per-lance set's pairs play each pair of plans (one
                 # per team that plays them) by the product of their weights; a lone holder's
                 # strategy is the same in every plan
@@ -270,12 +271,120 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands):
                         plan = dict(zip(teams, js))
                         wj = float(np.prod([mix[tm][1][j] for tm, j in plan.items()]))
                         sig = [(mix[q % 2][0][plan[q % 2]] if q % 2 in plan else base) if x == "per-lance"
-                               else sols[x].sigma for q, x in enumerate(plays)]
-                        want[i, col] += wj * walk(seat_game, sig, st, o, 0)
+                               else (sols[x].sigma if mine is None else mine) for q, x in enumerate(plays)]
+                        want[i, col] += wj * _walk(seat_game, sig, st, o, 0, None if value is None else value[lance])
+    return want
+
+
+def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands, monkeypatch):
+    """Each hand's score with the strategies that read who cut at one team and the per-lance
+    ones at the other equals an exact walk of each lance's tree in which every seat looks up its
+    own set's shipped strategy for its own state (the hand, and for the cut strategies the seat
+    that cut; where correlated plans ship, the per-lance set's pair plays each plan by its
+    weight); the two seatings differ, and a set against itself scores 0.  (No strategy solved per
+    public state here: the next tests play them.)"""
+    from musstats.analysis.whole_hand import hand_scores
+    from musstats.engines.betting import store
+
+    monkeypatch.setattr(store, "state_keys", lambda v, lance="pares": {})
+    v = Variant()
+    h = hands
+    idx = np.r_[np.nonzero(h.mus)[0][:6], np.nonzero(~h.mus)[0][:18]]
+    sub = type(h)(*(getattr(h, f)[idx] for f in ("dealt", "final", "mus", "cutter", "counts", "pares", "juego")))
+    got = hand_scores(sub, "mus-read", "per-lance", v)
+    want = _brute(sub, v)
     np.testing.assert_allclose(got, want, atol=1e-9)
     assert np.abs(got[:, 0] - got[:, 1]).max() > 1e-3  # who sits where matters
     same = hand_scores(sub, "per-lance", "per-lance", v)
     np.testing.assert_allclose(same[:, 0], same[:, 1], atol=1e-12)
+
+
+def _first_action(g):
+    """Every node's first action with every hand: paso where one may pass, else the first answer."""
+    sigma = g.uniform()
+    for node in range(int(g.tree.n_nodes)):
+        if not g.tree.nodes[node].is_terminal:
+            b = g.block(sigma, node)
+            b[:, :] = 0.0
+            b[:, 0] = 1.0
+    return sigma
+
+
+@pytest.fixture
+def chica_states(tmp_path, monkeypatch):
+    """Chica strategies of the test's own for public states (cutter, grande's terminal node):
+    ``write(nodes)`` ships the first action everywhere for every cutter and each of ``nodes``."""
+    from musstats.engines.betting import store
+    from musstats.engines.betting.specs import Spec
+
+    monkeypatch.setattr(store, "states_path", lambda v, lance="pares": tmp_path / f"{lance}_states.npz")
+    g = Spec(lance="chica", pattern=15, info="private", variant=Variant()).game()
+
+    def write(nodes):
+        q = store.S.quantise(_first_action(g), store.STATE_LEVELS)
+        store.write_states([((15, c, int(n), -1), q) for c in range(4) for n in nodes], {"iterations": 1},
+                           tmp_path / "chica_states.npz")
+    return write
+
+
+def _sub(h, idx):
+    return type(h)(*(getattr(h, f)[idx] for f in ("dealt", "final", "mus", "cutter", "counts", "pares", "juego")))
+
+
+def test_hand_scores_play_a_state_strategy_where_it_ships(hands, chica_states):
+    """Where every chica state (each seat that cut, each of grande's terminals) ships the first
+    action everywhere, the hands as dealt are bet in chica with the mus-read seats passing (or
+    refusing) whatever happened in grande, the per-lance seats by their own: the exact walk with
+    that strategy; the hands after a mus round, and the other lances, as before."""
+    from musstats.analysis.whole_hand import hand_scores
+    from musstats.engines.betting.tree import betting_tree
+
+    v = Variant()
+    t = betting_tree("grande", 15)
+    chica_states([n for n in range(t.n_nodes) if t.nodes[n].is_terminal])
+    h = hands
+    sub = _sub(h, np.r_[np.nonzero(h.mus)[0][:3], np.nonzero(~h.mus)[0][:9]])
+    got = hand_scores(sub, "mus-read", "per-lance", v)
+    want = _brute(sub, v, replace=lambda lance, i, g: _first_action(g) if lance == "chica" and not sub.mus[i] else None)
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    own = _brute(sub, v, lances=("chica",))
+    mine = _brute(sub, v, lances=("chica",), replace=lambda lance, i, g: _first_action(g))
+    assert np.abs(own - mine)[~sub.mus].max() > 0.1  # the state strategy is not the set's own
+
+
+def test_hand_scores_draw_the_earlier_lances_that_decide_the_state(hands, chica_states):
+    """Where only the chica states after grande en paso ship (the first action everywhere), a
+    hand as dealt is bet in chica by that strategy as often as its seating reaches grande's en
+    paso: over 3,000 copies of a hand, the mean chica score is P(en paso) x the state's value +
+    (1 - P) x the set's own, P and both values from exact walks; within 4 standard errors."""
+    from musstats.analysis.whole_hand import hand_scores
+    from musstats.engines.betting.tree import betting_tree
+
+    v = Variant()
+    t = betting_tree("grande", 15)
+    node = 0
+    while not t.nodes[node].is_terminal:
+        node = t.nodes[node].children[0]  # paso, paso, paso, paso
+    chica_states([node])
+    h = hands
+    # hands as dealt that hold no pares and no juego: only grande, chica and punto are bet
+    quiet = np.nonzero(~h.mus & (h.pares == 0) & (h.juego == 0))[0][:3]
+    reps = 3000
+    sub = _sub(h, np.repeat(quiet, reps))
+    got = hand_scores(sub, "mus-read", "per-lance", v, seed=9)
+    one = _sub(h, quiet)
+    paso = np.zeros(t.n_nodes)
+    paso[node] = 1.0
+    p = _brute(one, v, lances=("grande",), value={"grande": paso})
+    fixed = _brute(one, v, lances=("grande", "punto"))
+    own = _brute(one, v, lances=("chica",))
+    state = _brute(one, v, lances=("chica",), replace=lambda lance, i, g: _first_action(g))
+    want = fixed + p * state + (1 - p) * own
+    assert ((p > 0.05) & (p < 0.95)).any()  # the draw matters for some hand and seating
+    for k in range(quiet.size):
+        x = got[k * reps: (k + 1) * reps]
+        se = x.std(axis=0, ddof=1) / np.sqrt(reps)
+        assert (np.abs(x.mean(axis=0) - want[k]) <= 4 * se + 1e-9).all(), (k, x.mean(axis=0), want[k], se)
 
 
 class _SeatGame:

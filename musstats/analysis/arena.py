@@ -17,7 +17,8 @@ Strategy sets: :data:`musstats.analysis.play.STRATEGY_SETS`.  Hands are played a
 
 **Whole hands** (:data:`WHOLE_HAND_SETS`): ``mus-read``, the strategies that read who cut,
 and ``whole-hand``, the same betting with the cuts of the mus decision's equilibrium
-(:mod:`musstats.analysis.cut_game`; each hand by its likelier choice), play the equilibrium
+(:mod:`musstats.analysis.cut_game`; each hand by its likelier choice), both betting chica, pares
+and juego by the strategies solved per public state where they ship, play the equilibrium
 (the per-lance strategies, with the shipped cut flags) or each other on whole hands: each hand
 goes through the mus phase (each seat cutting by its set's rule, the discard table), then is
 bet twice with the seats swapped (:func:`musstats.analysis.whole_hand.hand_scores`); where
@@ -226,13 +227,13 @@ def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
             m, s = min(_CHUNK, n_hands - start), D.derived_seed(sd, D.ARENA_KEY, 1, i)
             if one_rule:  # one mus phase for both seatings
                 h = deal_hands(m, s, v, fa)
-                sc = hand_scores(h, _WHOLE_NAME[a], _WHOLE_NAME[b], v)
+                sc = hand_scores(h, _WHOLE_NAME[a], _WHOLE_NAME[b], v, seed=s)
                 x0, x1 = sc[:, 0], sc[:, 1]
             else:  # each seating's own mus phase (a seat cuts by its set's rule), the same cards
                 x0 = hand_scores(deal_hands(m, s, v, np.where(_TEAM0[:, None], fa, fb)), _WHOLE_NAME[a],
-                                 _WHOLE_NAME[b], v)[:, 0]
+                                 _WHOLE_NAME[b], v, seed=s)[:, 0]
                 x1 = hand_scores(deal_hands(m, s, v, np.where(_TEAM0[:, None], fb, fa)), _WHOLE_NAME[a],
-                                 _WHOLE_NAME[b], v)[:, 1]
+                                 _WHOLE_NAME[b], v, seed=s)[:, 1]
             xs.append((x0 - x1) / 2)
             if progress is not None:
                 progress(start + m, n_hands)
@@ -242,9 +243,11 @@ def _whole_hand_arena(a: str, b: str, n_hands: int, sd: int, v: Variant,
             "info": "private", "ordago_stones_in_hands": DEFAULT_ORDAGO_STONES,
             "method": ("hands: each hand through the mus phase (each seat cutting by its set's rule: the shipped "
                        "cut flags, or for whole-hand the mus decision's equilibrium) and the discard table, then bet "
-                       "with A at team 0 and at team 1, A's mean expected stones (exact over the strategies' "
-                       "randomisation; the per-lance strategies read nothing of the mus, mus-read and whole-hand "
-                       "read who cut); games: not played on whole hands"),
+                       "with A at team 0 and at team 1, A's mean expected stones (each lance exact over the "
+                       "strategies' randomisation given its public state; the per-lance strategies read nothing of "
+                       "the mus, mus-read and whole-hand read who cut and bet chica, pares and juego by the "
+                       "strategy solved for the public state where one ships, the earlier lances' betting drawn "
+                       "from each seating's strategies); games: not played on whole hands"),
             "cuts": {a: _WHOLE_CUTS[a], b: _WHOLE_CUTS[b]},
             "strategy_sets": list(ARENA_SETS)}
     return ArenaResult(a, b, int(x.size), mean, se, 0, None, None, partial, meta)

@@ -424,16 +424,21 @@ def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str, strategies:
     return np.ascontiguousarray(st.astype(np.int32)), o
 
 
-def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.ndarray:
+def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: int = 0) -> np.ndarray:
     """Per hand of ``h`` (its mus phase; the lances bet by the strategy sets), team 0's expected
-    stones summed over the lances bet, exact over the players' randomisation, with the set ``a``
-    at mano and third and ``b`` at second and postre (column 0), then the other way round
-    (column 1): float [n, 2].  An accepted órdago counts its ``K`` stones and the later lances
-    are still counted (as in the arena); lances that are not bet give both seatings the same.
-    Where shipped correlated plans are played, the per-lance set bets the hands as dealt by them
-    (each pair that plays plans drawing its own, by their weights; a lone holder by his strategy
-    against the pair's plans)."""
+    stones summed over the lances bet, with the set ``a`` at mano and third and ``b`` at second
+    and postre (column 0), then the other way round (column 1): float [n, 2].  Each lance is
+    exact over the players' randomisation given the public state it is bet in: where the set
+    ``musstats hand`` plays (``"mus-read"``) has a strategy solved for that state (chica,
+    pares, juego as dealt), its seats bet by it, and the earlier lances' betting that decides
+    the state is drawn (seed ``seed``) from the seating's strategies, so that the sum is an
+    unbiased value of the whole hand.  An accepted órdago counts its ``K`` stones and the later
+    lances are still counted (as in the arena); lances that are not bet give both seatings the
+    same.  Where shipped correlated plans are played, the per-lance set bets the hands as dealt
+    by them (each pair that plays plans drawing its own, by their weights; a lone holder by his
+    strategy against the pair's plans)."""
     from musstats.analysis.betting import played_profiles
+    from musstats.engines.betting.store import state_keys
     from musstats.engines.solving.dealt import MixedValues
     from musstats.engines.solving.game import make_custom_game
 
@@ -441,7 +446,13 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
     _check_set(a)
     _check_set(b)
     out = np.zeros((h.n, 2))
+    reads = "mus-read" in (a, b) and any(state_keys(v, x) for x in SOLVED_LANCES)
+    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY, 3)))
+    # per seating, the terminal node each earlier lance reached (drawn): the public states of the later ones
+    seen: list[dict] = [{}, {}]
     for lance, _, _, subs in D.lance_parts(h.final, v):
+        for col in (0, 1):
+            seen[col][lance] = np.full(h.n, -1, np.int64)
         for pat, sel in subs:
             sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
             states = {x: _states(g, h, sel, v, lance, x) for x, (g, _) in sets.items()}
@@ -457,6 +468,8 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
             g0 = sets[a][0]
             t = g0.tree
             o = states[a][1]
+            # the same uniforms for both seatings (a set against itself draws the same states)
+            u = rng.random((sel.size, 33)) if reads and lance != LANCE_ORDER[-1] else None
             for col, first in enumerate((a, b)):
                 plays = [first if q % 2 == 0 else (b if first == a else a) for q in range(4)]
                 game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
@@ -478,8 +491,90 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None) -> np.
                 # the teams whose seats play the per-lance set draw their plans (each team apart)
                 mixtures = {tm: (np.stack([seated(x) for x in lifts[tm]]), w) for tm, (_, w) in mix.items()
                             if plays[tm] == "per-lance"}
-                out[sel, col] += MixedValues(game, seated(lifts.get("dealt")), mixtures)(st, o)
+                base = seated(lifts.get("dealt"))
+                values = MixedValues(game, base, mixtures)
+                # the hands as dealt in a public state whose strategy ships: its readers' seats play it
+                groups = _state_profiles(h, sel, seen[col], lance, int(pat), plays, game, base, v) if reads else []
+                rest = np.ones(sel.size, bool)
+                for pos, _ in groups:
+                    rest[pos] = False
+                vals = np.empty(sel.size)
+                vals[rest] = values(st[rest], o[rest])
+                for pos, sigma in groups:
+                    vals[pos] = values.playing(sigma)(st[pos], o[pos])
+                out[sel, col] += vals
+                if u is not None:
+                    seen[col][lance][sel] = _drawn(game, st, base, groups, mixtures, u)
     return out
+
+
+def _state_profiles(h: Hands, sel: np.ndarray, seen: dict, lance: str, pattern: int, plays: list, game,
+                    base: np.ndarray, v: Variant) -> list:
+    """(positions in ``sel``, the seats' profile) of the hands as dealt of ``sel`` whose public
+    state (the earlier lances' nodes ``seen``) has a shipped strategy of ``lance``: the seats of
+    the set ``musstats hand`` plays bet by it (in the block of the seat that cut), the others
+    as in ``base``."""
+    from dataclasses import replace
+
+    from musstats.engines.betting.store import get_state_solved, state_keys
+    from musstats.tables.hands import hand_tables
+
+    if lance not in SOLVED_LANCES or not state_keys(v, lance):
+        return []
+    dealt = np.nonzero(~h.mus[sel])[0]
+    if not dealt.size:
+        return []
+    H = hand_tables(v).n_hands
+    keys = state_columns(replace(h, node=seen), sel[dealt], lance, pattern)
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    cutter = list(STATE_KEY[lance]).index("cutter")
+    out = []
+    for j, k in enumerate(uniq):
+        sol = get_state_solved(v, tuple(int(x) for x in k), lance)
+        if sol is None:
+            continue
+        c, g = int(k[cutter]), sol.game
+        sigma = base.copy()
+        for q, x in enumerate(plays):
+            if x != "mus-read":
+                continue
+            kk = int(g.seat_owner[q])
+            stride = int(game.stride[q])
+            assert int(g.stride[kk]) == stride and int(g.n_states[kk]) == H, "a state's game must be the subgame's"
+            lo = int(game.obase[q]) + c * H * stride  # the block of the hands cut by seat c (hand + H x cutter)
+            sigma[lo: lo + H * stride] = np.asarray(sol.sigma, np.float64)[int(g.obase[kk]): int(g.obase[kk]) + H * stride]
+        out.append((dealt[inv == j], sigma))
+    return out
+
+
+def _drawn(game, st: np.ndarray, base: np.ndarray, groups: list, mixtures: dict, u: np.ndarray) -> np.ndarray:
+    """The terminal node each deal reaches, actions drawn with the uniforms ``u`` [n, 33] (the
+    last one draws the plan): the seats of a team in ``mixtures`` by one of its profiles drawn
+    by the weights per deal, the others by ``base`` or, in a group of ``groups``, its profile."""
+    n = st.shape[0]
+    prof = np.full(n, -1, np.int64)  # -1: base, else the group
+    for i, (pos, _) in enumerate(groups):
+        prof[pos] = i
+    plan = np.zeros(n, np.int64)
+    assert len(mixtures) <= 1, "a set that reads the public states plays at one of the two teams"
+    tm = next(iter(mixtures), None)
+    if tm is not None:
+        w = np.asarray(mixtures[tm][1], np.float64)
+        plan = np.minimum(np.searchsorted(np.cumsum(w) / w.sum(), u[:, -1], side="right"), w.size - 1)
+    nodes = np.empty(n, np.int64)
+    for key in set(zip(prof.tolist(), plan.tolist())):
+        m = np.nonzero((prof == key[0]) & (plan == key[1]))[0]
+        sigma = base if key[0] < 0 else groups[key[0]][1]
+        if tm is not None:  # the mixed team's seats by the plan drawn
+            sigma = sigma.copy()
+            P = mixtures[tm][0][key[1]]
+            for q in range(4):
+                if int(game.team[q]) == tm:
+                    lo, hi = int(game.obase[q]), int(game.obase[q]) + int(game.n_states[q]) * int(game.stride[q])
+                    sigma[lo:hi] = P[lo:hi]
+        nodes[m] = _sample_nodes(game, sigma, st[m], u[m, :-1])
+    return nodes
 
 
 def _inputs_digest(v: Variant, code: bool = True, states: bool | tuple[str, ...] = True) -> str:

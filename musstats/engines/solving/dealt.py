@@ -247,21 +247,38 @@ class MixedValues:
     no mixture, :func:`deal_values` of ``sigma``."""
 
     def __init__(self, game: Game, sigma: np.ndarray, mixtures: dict) -> None:
-        self.game, self.sigma, self.mixed = game, sigma, bool(mixtures)
+        self.game, self.sigma, self.mixed, self.mixtures = game, sigma, bool(mixtures), mixtures
         if not mixtures:
             return
         tr = game.tree
-        Z = np.nonzero(np.asarray(tr.is_term) == 1)[0]
-        self.U = np.asarray(game.U)[np.asarray(tr.term)[Z]]  # [Z, outcomes]
-        owner = np.asarray(game.owner)
+        self.Z = np.nonzero(np.asarray(tr.is_term) == 1)[0]
+        self.U = np.asarray(game.U)[np.asarray(tr.term)[self.Z]]  # [Z, outcomes]
         self.teams: list[list] = [[], []]
+        for t in (0, 1):
+            self.teams[t] = self._team(t, sigma)
+
+    def _team(self, t: int, sigma: np.ndarray) -> list:
+        """(owner, own reach [states, Z, P], the first owner's times the weights) of team ``t``'s
+        deciding owners: its mixture's profiles, or ``sigma``."""
+        game = self.game
+        owner = np.asarray(game.owner)
+        profiles, w = self.mixtures[t] if t in self.mixtures else (sigma[None, :], np.ones(1))
+        out: list = []
         for k in range(game.n_owners):
-            if not (owner == k).any():
-                continue  # never decides: reach 1
-            t = int(game.team[k])
-            profiles, w = mixtures[t] if t in mixtures else (sigma[None, :], np.ones(1))
-            A = game.own_reach_of(np.asarray(profiles, np.float64), k, Z)  # [states, Z, P]
-            self.teams[t].append((k, A if self.teams[t] else A * np.asarray(w, np.float64)))
+            if int(game.team[k]) != t or not (owner == k).any():
+                continue  # another team's, or never decides: reach 1
+            A = game.own_reach_of(np.asarray(profiles, np.float64), k, self.Z)  # [states, Z, P]
+            out.append((k, A if out else A * np.asarray(w, np.float64)))
+        return out
+
+    def playing(self, sigma: np.ndarray) -> "MixedValues":
+        """The same values with the owners of each team not in the mixtures playing ``sigma``
+        (the mixed teams' reaches are kept)."""
+        out = copy.copy(self)
+        out.sigma = sigma
+        if self.mixed:
+            out.teams = [self.teams[t] if t in self.mixtures else self._team(t, sigma) for t in (0, 1)]
+        return out
 
     def __call__(self, st: np.ndarray, o: np.ndarray, chunk: int = 1024) -> np.ndarray:
         if not self.mixed:
