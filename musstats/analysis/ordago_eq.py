@@ -358,9 +358,9 @@ ANCHOR_MANTISSA_BITS = 3
 def coarse_regrets(R: np.ndarray, bits: int = ANCHOR_MANTISSA_BITS) -> np.ndarray:
     """``R`` as a shipped anchor keeps it: float16, its mantissa rounded to ``bits`` bits."""
     u = np.asarray(R, np.float16).view(np.uint16).astype(np.uint32)
-    drop = 10 - int(bits)
+    drop = np.uint32(10 - int(bits))
     if drop > 0:  # to the nearest (a carry into the exponent is the next power of two, as it should be)
-        u = ((u + (1 << (drop - 1))) >> drop) << drop
+        u = ((u + (np.uint32(1) << (drop - np.uint32(1)))) >> drop) << drop
     return u.astype(np.uint16).view(np.float16)
 
 
