@@ -86,7 +86,8 @@ def _check_betting(betting: str) -> str:
 
 def cut_values(dealt: np.ndarray, final: np.ndarray, v: Variant, betting: str = "mus-read") -> np.ndarray:
     """float [5, n]: team 0's expected stones of each deal (hands ``dealt`` [n, 4]; ``final``
-    [n, 4] the same deals after one mus round) when seat 0..3 cuts, and after the round."""
+    [n, 4] the same deals after one mus round) when seat 0..3 cuts, and after the round; the
+    lances bet by the set's strategies given who cut (not those solved per public state)."""
     from musstats.analysis.play import unbet_stones
     from musstats.analysis.whole_hand import Hands, hand_scores
     from musstats.engines.betting import deals as D
@@ -103,7 +104,8 @@ def cut_values(dealt: np.ndarray, final: np.ndarray, v: Variant, betting: str = 
         pm, jm = D.holder_masks(hands, v)
         h = Hands(dealt, hands, np.full(n, k == 4), np.full(n, k if k < 4 else -1), zeros,
                   pm.astype(np.int64), jm.astype(np.int64))
-        out[k] = hand_scores(h, betting, betting, v)[:, 0] + unbet_stones(hands, v)
+        # the betting given who cut (the strategies solved per public state are not in this game)
+        out[k] = hand_scores(h, betting, betting, v, states=False)[:, 0] + unbet_stones(hands, v)
     return out
 
 

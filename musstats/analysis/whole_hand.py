@@ -424,15 +424,16 @@ def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str, strategies:
     return np.ascontiguousarray(st.astype(np.int32)), o
 
 
-def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: int = 0) -> np.ndarray:
+def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: int = 0,
+                states: bool = True) -> np.ndarray:
     """Per hand of ``h`` (its mus phase; the lances bet by the strategy sets), team 0's expected
     stones summed over the lances bet, with the set ``a`` at mano and third and ``b`` at second
     and postre (column 0), then the other way round (column 1): float [n, 2].  Each lance is
     exact over the players' randomisation given the public state it is bet in: where the set
     ``musstats hand`` plays (``"mus-read"``) has a strategy solved for that state (chica,
-    pares, juego as dealt), its seats bet by it, and the earlier lances' betting that decides
-    the state is drawn (seed ``seed``) from the seating's strategies, so that the sum is an
-    unbiased value of the whole hand.  An accepted órdago counts its ``K`` stones and the later
+    pares, juego as dealt), its seats bet by it (unless ``states`` is false), and the earlier
+    lances' betting that decides the state is drawn (seed ``seed``) from the seating's
+    strategies, so that the sum is an unbiased value of the whole hand.  An accepted órdago counts its ``K`` stones and the later
     lances are still counted (as in the arena); lances that are not bet give both seatings the
     same.  Where shipped correlated plans are played, the per-lance set bets the hands as dealt
     by them (each pair that plays plans drawing its own, by their weights; a lone holder by his
@@ -446,7 +447,7 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: 
     _check_set(a)
     _check_set(b)
     out = np.zeros((h.n, 2))
-    reads = "mus-read" in (a, b) and any(state_keys(v, x) for x in SOLVED_LANCES)
+    reads = states and "mus-read" in (a, b) and any(state_keys(v, x) for x in SOLVED_LANCES)
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY, 3)))
     # per seating, the terminal node each earlier lance reached (drawn): the public states of the later ones
     seen: list[dict] = [{}, {}]
