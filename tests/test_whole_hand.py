@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from musstats.rules.variant import Variant
+from tests.test_state_strategies import _all_paso as _first_action  # paso, or the first answer, everywhere
 
 
 @pytest.fixture(scope="module")
@@ -297,17 +298,6 @@ def test_hand_scores_bet_each_hand_by_each_sets_own_strategies(hands, monkeypatc
     assert np.abs(got[:, 0] - got[:, 1]).max() > 1e-3  # who sits where matters
     same = hand_scores(sub, "per-lance", "per-lance", v)
     np.testing.assert_allclose(same[:, 0], same[:, 1], atol=1e-12)
-
-
-def _first_action(g):
-    """Every node's first action with every hand: paso where one may pass, else the first answer."""
-    sigma = g.uniform()
-    for node in range(int(g.tree.n_nodes)):
-        if not g.tree.nodes[node].is_terminal:
-            b = g.block(sigma, node)
-            b[:, :] = 0.0
-            b[:, 0] = 1.0
-    return sigma
 
 
 @pytest.fixture
