@@ -24,7 +24,8 @@ the solutions the same way.  ``--ship`` adds the set's rows (source ``history``)
 whole-hand figures and takes each lance and seat's best source again; the per-lance set's
 states (``--baseline``, this script's ``--out`` with ``--strategies per-lance``) raise the
 baseline's rows of the lance (``--baseline-rows``: its best row per seat in the shipped
-measurement) where they gain more.
+measurement) where they gain more; without them, the per-lance set's rows of the lance as the
+shipped figures hold them (that set does not change).
 """
 
 from __future__ import annotations
@@ -119,9 +120,9 @@ def main(argv=None) -> int:
     ap.add_argument("--from", dest="from_", default=None,
                     help="take the states' rows from this script's earlier --out instead of measuring them")
     a = ap.parse_args(argv)
-    if a.ship and (a.strategies != "mus-read" or not a.baseline or not a.baseline_rows or a.patterns):
+    if a.ship and (a.strategies != "mus-read" or bool(a.baseline) != bool(a.baseline_rows) or a.patterns):
         ap.error("--ship measures the set musstats hand plays (mus-read), every subgame of the lance, with --baseline "
-                 "and --baseline-rows")
+                 "and --baseline-rows together or neither (the per-lance set's rows as shipped)")
     v = Variant()
     cuts = cut_rule(a.strategies)
     pats = ([int(x) for x in a.patterns.split(",")] if a.patterns else
@@ -178,11 +179,17 @@ def main(argv=None) -> int:
         from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability
         from musstats.engines.betting import store
 
-        base = json.loads(Path(a.baseline).read_text())
-        pairs = [tuple(float(y) for y in x.split(":")) for x in a.baseline_rows.split(",")]
-        if base.get("lance", "pares") != a.lance:
-            ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
         shipped = whole_hand_exploitability(v)
+        if a.baseline:
+            base = json.loads(Path(a.baseline).read_text())
+            pairs = [tuple(float(y) for y in x.split(":")) for x in a.baseline_rows.split(",")]
+            if base.get("lance", "pares") != a.lance:
+                ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
+        else:  # the per-lance set does not change: its rows of the lance as the shipped figures hold them
+            blk = history_blocks(shipped)[0].get(a.lance)
+            if blk is None:
+                ap.error(f"the shipped figures hold no per-lance rows of {a.lance}: give --baseline and --baseline-rows")
+            base, pairs = blk["baseline"], [tuple(x) for x in blk["baseline_rows"]]
         solved = None
         keys = store.state_keys(v, a.lance)
         if keys:

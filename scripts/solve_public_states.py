@@ -19,7 +19,8 @@ it stood; ``--part i/n`` runs every n-th state (parallel runs share the cache). 
 whole-hand figures again, the states' rows replaced by the solutions'.  A lance's states move
 the ranges of the lances after it: solve them in order, and measure the later ones again
 (``--only-shipped --keep-shipped`` solves shipped states again on a new measurement and keeps
-the others as they ship).
+the others as they ship; ``--keep-shipped`` alone solves the next ``--states`` states that do not
+ship and keeps those that do).
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only-shipped", action="store_true",
                     help="solve again only states that ship (after an earlier lance's states moved their ranges)")
     ap.add_argument("--keep-shipped", action="store_true",
-                    help="with --ship: keep the shipped states this run does not solve (the measurement's rows are "
-                         "theirs as shipped)")
+                    help="keep the shipped states as they are and solve others (with --only-shipped: keep those this "
+                         "run does not solve); the measurement's rows of the kept states are theirs as shipped")
     a = ap.parse_args(argv)
     m = json.loads(Path(a.measured).read_text())
     if m.get("strategies") != "mus-read" or m.get("lance", "pares") != a.lance:
@@ -77,10 +78,12 @@ def main(argv=None) -> int:
     slots = {p: Spec(lance=a.lance, pattern=p, info="private", variant=v).game().n_slots
              for p in {r["pattern"] for r in rows}}
     # the states where reading gains most for what they cost in the shipped file (its slots)
-    pool = range(len(rows))
+    pool: list[int] = list(range(len(rows)))
+    shipped = store.state_keys(v, a.lance)
     if a.only_shipped:  # solve again the states that ship (the ranges of the lances before have moved)
-        shipped = store.state_keys(v, a.lance)
         pool = [i for i in pool if states[i].store_key() in shipped]
+    elif a.keep_shipped:  # more states beside those that ship, which stay as they are
+        pool = [i for i in pool if states[i].store_key() not in shipped]
     order = sorted(pool,
                    key=lambda i: -rows[i]["share"] * sum(rows[i]["gains"]) / slots[rows[i]["pattern"]])[: a.states]
     mine = order[i_part::n_part]
