@@ -105,7 +105,7 @@ def cut_values(dealt: np.ndarray, final: np.ndarray, v: Variant, betting: str = 
         h = Hands(dealt, hands, np.full(n, k == 4), np.full(n, k if k < 4 else -1), zeros,
                   pm.astype(np.int64), jm.astype(np.int64))
         # the betting given who cut (the strategies solved per public state are not in this game)
-        out[k] = hand_scores(h, betting, betting, v, states=False)[:, 0] + unbet_stones(hands, v)
+        out[k] = hand_scores(h, betting, betting, v, per_state=False)[:, 0] + unbet_stones(hands, v)
     return out
 
 

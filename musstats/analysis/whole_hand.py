@@ -425,13 +425,13 @@ def _states(game, h: Hands, sel: np.ndarray, v: Variant, lance: str, strategies:
 
 
 def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: int = 0,
-                states: bool = True) -> np.ndarray:
+                per_state: bool = True) -> np.ndarray:
     """Per hand of ``h`` (its mus phase; the lances bet by the strategy sets), team 0's expected
     stones summed over the lances bet, with the set ``a`` at mano and third and ``b`` at second
     and postre (column 0), then the other way round (column 1): float [n, 2].  Each lance is
     exact over the players' randomisation given the public state it is bet in: where the set
     ``musstats hand`` plays (``"mus-read"``) has a strategy solved for that state (chica,
-    pares, juego as dealt), its seats bet by it (unless ``states`` is false), and the earlier
+    pares, juego as dealt), its seats bet by it (unless ``per_state`` is false), and the earlier
     lances' betting that decides the state is drawn (seed ``seed``) from the seating's
     strategies, so that the sum is an unbiased value of the whole hand.  An accepted órdago counts its ``K`` stones and the later
     lances are still counted (as in the arena); lances that are not bet give both seatings the
@@ -447,7 +447,7 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: 
     _check_set(a)
     _check_set(b)
     out = np.zeros((h.n, 2))
-    reads = states and "mus-read" in (a, b) and any(state_keys(v, x) for x in SOLVED_LANCES)
+    reads = per_state and "mus-read" in (a, b) and any(state_keys(v, x) for x in SOLVED_LANCES)
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(D.PLAY_KEY, 3)))
     # per seating, the terminal node each earlier lance reached (drawn): the public states of the later ones
     seen: list[dict] = [{}, {}]
