@@ -188,7 +188,8 @@ def main(argv=None) -> int:
         else:  # the per-lance set does not change: its rows of the lance as the shipped figures hold them
             blk = history_blocks(shipped)[0].get(a.lance)
             if blk is None:
-                ap.error(f"the shipped figures hold no per-lance rows of {a.lance}: give --baseline and --baseline-rows")
+                ap.error(f"the shipped figures hold no per-lance rows of {a.lance}: give --baseline and "
+                         "--baseline-rows")
             base, pairs = blk["baseline"], [tuple(x) for x in blk["baseline_rows"]]
         solved = None
         keys = store.state_keys(v, a.lance)

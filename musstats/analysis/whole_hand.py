@@ -433,11 +433,11 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: 
     ``musstats hand`` plays (``"mus-read"``) has a strategy solved for that state (chica,
     pares, juego as dealt), its seats bet by it (unless ``per_state`` is false), and the earlier
     lances' betting that decides the state is drawn (seed ``seed``) from the seating's
-    strategies, so that the sum is an unbiased value of the whole hand.  An accepted órdago counts its ``K`` stones and the later
-    lances are still counted (as in the arena); lances that are not bet give both seatings the
-    same.  Where shipped correlated plans are played, the per-lance set bets the hands as dealt
-    by them (each pair that plays plans drawing its own, by their weights; a lone holder by his
-    strategy against the pair's plans)."""
+    strategies, so that the sum is an unbiased value of the whole hand.  An accepted órdago
+    counts its ``K`` stones and the later lances are still counted (as in the arena); lances
+    that are not bet give both seatings the same.  Where shipped correlated plans are played,
+    the per-lance set bets the hands as dealt by them (each pair that plays plans drawing its
+    own, by their weights; a lone holder by his strategy against the pair's plans)."""
     from musstats.analysis.betting import played_profiles
     from musstats.engines.betting.store import state_keys
     from musstats.engines.solving.dealt import MixedValues
@@ -469,8 +469,10 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: 
             g0 = sets[a][0]
             t = g0.tree
             o = states[a][1]
-            # the same uniforms for both seatings (a set against itself draws the same states)
-            u = rng.random((sel.size, 33)) if reads and lance != LANCE_ORDER[-1] else None
+            # the lances a later state reads are drawn, with the same uniforms for both seatings (a set against
+            # itself draws the same states)
+            read_later = LANCE_ORDER.index(lance) < LANCE_ORDER.index(SOLVED_LANCES[-1])
+            u = rng.random((sel.size, 33)) if reads and read_later else None
             for col, first in enumerate((a, b)):
                 plays = [first if q % 2 == 0 else (b if first == a else a) for q in range(4)]
                 game = make_custom_game({"is_term": t.is_term, "first": t.first, "n_act": t.n_act, "term": t.term,
@@ -544,7 +546,8 @@ def _state_profiles(h: Hands, sel: np.ndarray, seen: dict, lance: str, pattern: 
             stride = int(game.stride[q])
             assert int(g.stride[kk]) == stride and int(g.n_states[kk]) == H, "a state's game must be the subgame's"
             lo = int(game.obase[q]) + c * H * stride  # the block of the hands cut by seat c (hand + H x cutter)
-            sigma[lo: lo + H * stride] = np.asarray(sol.sigma, np.float64)[int(g.obase[kk]): int(g.obase[kk]) + H * stride]
+            own = np.asarray(sol.sigma, np.float64)[int(g.obase[kk]): int(g.obase[kk]) + H * stride]
+            sigma[lo: lo + H * stride] = own
         out.append((dealt[inv == j], sigma))
     return out
 
