@@ -146,19 +146,29 @@ def _in_states(nodes: np.ndarray, h: Hands, part: np.ndarray, lance: str, patter
     declarations) has a shipped strategy, by that one: ``nodes`` redrawn there with the same
     uniforms ``u``."""
     from musstats.engines.betting.info import prepare
-    from musstats.engines.betting.store import get_state_solved, state_keys
 
-    if not state_keys(v, lance):
-        return
-    uniq, inv = np.unique(state_columns(h, part, lance, pattern), axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    for j, k in enumerate(uniq):
-        sol = get_state_solved(v, tuple(int(x) for x in k), lance)
-        if sol is None:
-            continue
-        m = np.nonzero(inv == j)[0]
+    for m, _, sol in _shipped_states(h, part, lance, pattern, v):
         st, _, _ = prepare(sol.game, h.final[part[m]], v, lance, None)
         nodes[m] = _sample_nodes(sol.game, sol.sigma, st, u[m])
+
+
+def _shipped_states(h: Hands, part: np.ndarray, lance: str, pattern: int, v: Variant) -> list:
+    """The hands as dealt ``part`` of ``h`` grouped by their public state of ``lance`` (subgame
+    ``pattern``; the earlier lances' nodes ``h.node``), where the state has a shipped strategy:
+    (positions in ``part``, the state's store key, its strategy)."""
+    from musstats.engines.betting.store import get_state_solved, state_keys
+
+    if lance not in SOLVED_LANCES or not part.size or not state_keys(v, lance):
+        return []
+    uniq, inv = np.unique(state_columns(h, part, lance, pattern), axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    out = []
+    for j, k in enumerate(uniq):
+        key = tuple(int(x) for x in k)
+        sol = get_state_solved(v, key, lance)
+        if sol is not None:
+            out.append((np.nonzero(inv == j)[0], key, sol))
+    return out
 
 
 def _check_set(strategies: str) -> str:
@@ -452,8 +462,9 @@ def hand_scores(h: Hands, a: str, b: str, variant: Variant | None = None, seed: 
     # per seating, the terminal node each earlier lance reached (drawn): the public states of the later ones
     seen: list[dict] = [{}, {}]
     for lance, _, _, subs in D.lance_parts(h.final, v):
-        for col in (0, 1):
-            seen[col][lance] = np.full(h.n, -1, np.int64)
+        if reads:
+            for col in (0, 1):
+                seen[col][lance] = np.full(h.n, -1, np.int64)
         for pat, sel in subs:
             sets = {x: _augmented(lance, int(pat), (), 1, v, x) for x in {a, b}}
             states = {x: _states(g, h, sel, v, lance, x) for x, (g, _) in sets.items()}
@@ -519,25 +530,13 @@ def _state_profiles(h: Hands, sel: np.ndarray, seen: dict, lance: str, pattern: 
     as in ``base``."""
     from dataclasses import replace
 
-    from musstats.engines.betting.store import get_state_solved, state_keys
     from musstats.tables.hands import hand_tables
 
-    if lance not in SOLVED_LANCES or not state_keys(v, lance):
-        return []
     dealt = np.nonzero(~h.mus[sel])[0]
-    if not dealt.size:
-        return []
     H = hand_tables(v).n_hands
-    keys = state_columns(replace(h, node=seen), sel[dealt], lance, pattern)
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    cutter = list(STATE_KEY[lance]).index("cutter")
     out = []
-    for j, k in enumerate(uniq):
-        sol = get_state_solved(v, tuple(int(x) for x in k), lance)
-        if sol is None:
-            continue
-        c, g = int(k[cutter]), sol.game
+    for m, key, sol in _shipped_states(replace(h, node=seen), sel[dealt], lance, pattern, v):
+        c, g = key[STATE_KEY[lance].index("cutter")], sol.game
         sigma = base.copy()
         for q, x in enumerate(plays):
             if x != "mus-read":
@@ -548,7 +547,7 @@ def _state_profiles(h: Hands, sel: np.ndarray, seen: dict, lance: str, pattern: 
             lo = int(game.obase[q]) + c * H * stride  # the block of the hands cut by seat c (hand + H x cutter)
             own = np.asarray(sol.sigma, np.float64)[int(g.obase[kk]): int(g.obase[kk]) + H * stride]
             sigma[lo: lo + H * stride] = own
-        out.append((dealt[inv == j], sigma))
+        out.append((dealt[m], sigma))
     return out
 
 
