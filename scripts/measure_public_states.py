@@ -180,13 +180,14 @@ def main(argv=None) -> int:
         from musstats.engines.betting import store
 
         shipped = whole_hand_exploitability(v)
+        blocks = history_blocks(shipped)[0]
         if a.baseline:
             base = json.loads(Path(a.baseline).read_text())
             pairs = [tuple(float(y) for y in x.split(":")) for x in a.baseline_rows.split(",")]
             if base.get("lance", "pares") != a.lance:
                 ap.error(f"--baseline measures {base.get('lance', 'pares')}, not {a.lance}")
         else:  # the per-lance set does not change: its rows of the lance as the shipped figures hold them
-            blk = history_blocks(shipped)[0].get(a.lance)
+            blk = blocks.get(a.lance)
             if blk is None:
                 ap.error(f"the shipped figures hold no per-lance rows of {a.lance}: give --baseline and "
                          "--baseline-rows")
@@ -197,7 +198,7 @@ def main(argv=None) -> int:
             # the states solved for the lance, as measured now (the ranges move with the earlier lances' states); the
             # figures when they were solved stay, the measure of now is replaced
             mine = [r for r in rows if PublicState.from_row(r).store_key() in keys]
-            old = history_blocks(shipped)[0].get(a.lance, {}).get("solved") or {}
+            old = blocks.get(a.lance, {}).get("solved") or {}
             solved = {**old, "now": {"measured": len(mine), "share": sum(r["share"] for r in mine),
                                      "gain": sum(r["share"] * sum(r["gains"]) for r in mine)}}
         doc = with_exact_history(shipped, summ, base, pairs, solved=solved, lance=a.lance)
