@@ -20,7 +20,8 @@ whole-hand figures again, the states' rows replaced by the solutions'.  A lance'
 the ranges of the lances after it: solve them in order, and measure the later ones again
 (``--only-shipped --keep-shipped`` solves shipped states again on a new measurement and keeps
 the others as they ship; ``--keep-shipped`` alone solves the next ``--states`` states that do not
-ship and keeps those that do).
+ship and keeps those that do; a kept state that an earlier run solved on the same measurement takes that
+solve's measure as its row, since the measurement may predate its shipping).
 """
 
 from __future__ import annotations
@@ -91,10 +92,13 @@ def main(argv=None) -> int:
     # from (not the code, so that the cache survives edits elsewhere; not the lance's own states, which it writes)
     inputs = W._inputs_digest(v, code=False, states=store.SOLVED_LANCES[:store.SOLVED_LANCES.index(a.lance)])
 
+    def entry(i):
+        return cache.entry_path("public-state-solved", *states[i].key(), a.iterations, store.STATE_LEVELS, n_eval,
+                                seed, v.name, inputs)
+
     def solved(i):
         s = states[i]
-        path = cache.entry_path("public-state-solved", *s.key(), a.iterations, store.STATE_LEVELS, n_eval, seed,
-                                v.name, inputs)
+        path = entry(i)
         z = cache.load(path)
         if z is not None:
             return z
@@ -127,17 +131,27 @@ def main(argv=None) -> int:
         for i in order:  # the other parts' states, from the cache
             if i not in done:
                 done[i] = solved(i)
+    # the shipped states kept beside this run's: key -> quantised strategy
+    kept = store.state_strategies(v, a.lance) if a.keep_shipped else {}
+    # a kept state solved by an earlier run on this measurement's samples: its row is that solve's measure of the
+    # strategy as it ships (the measurement may have been taken before the state shipped)
+    remeasured = {}
+    for i, s in enumerate(states):
+        if i not in done and s.store_key() in kept:
+            z = cache.load(entry(i))
+            if z is not None and np.array_equal(np.asarray(z["sigma"]), kept[s.store_key()]):
+                remeasured[i] = z
+    if remeasured:
+        print(f"{len(remeasured)} kept states' rows from their own solve's measure")
     new_rows = []
     for i, r in enumerate(rows):
-        if i in done:
-            z = done[i]
+        if i in done or i in remeasured:
+            z = done[i] if i in done else remeasured[i]
             # the pair's figure, if any, was the old strategy's
             r = {**{k: x for k, x in r.items() if not k.startswith("team_")}, "gains": [float(x) for x in z["gains"]],
                  "gains_se": [float(x) for x in z["gains_se"]], "value": float(z["value"]), "solved": True}
         new_rows.append(r)
     before, after = summary(rows), summary(new_rows)
-    # the shipped states kept beside this run's: key -> quantised strategy
-    kept = store.state_strategies(v, a.lance) if a.keep_shipped else {}
     ours = set(done) | {i for i, s in enumerate(states) if s.store_key() in kept}
     sh = sum(rows[i]["share"] for i in ours)
     b = sum(rows[i]["share"] * sum(rows[i]["gains"]) for i in ours)
