@@ -16,6 +16,12 @@ as soon as it is measured, so a run that stops resumes where it stood.  Usage:
     python scripts/measure_whole_hand.py [--hands 250000] [--seed 1] [--no-teams] [--out FILE.md]
     python scripts/measure_whole_hand.py --strategies mus-read --cuts equilibrium --team-lances grande,chica --ship
     python scripts/measure_whole_hand.py --strategies mus-read --cuts equilibrium --sources mus --no-teams
+    python scripts/measure_whole_hand.py --strategies mus-read --cuts equilibrium --lances pares,juego \
+        --sources lances,declarations,all --no-teams --ship
+
+With ``--ship`` and some lances or sources only, the rows measured replace the shipped figures'
+rows of the same lance, source and reader (the same hands and seed) and the figures are summed
+again; the baseline stays as shipped.
 """
 
 from __future__ import annotations
@@ -43,20 +49,24 @@ def main(argv=None) -> int:
     ap.add_argument("--strategies", default="per-lance", choices=list(STRATEGY_SETS),
                     help="mus-read: the hands as dealt bet by the strategies that read who cut")
     ap.add_argument("--sources", default=",".join(SOURCES), help="the sources measured, comma-separated")
+    ap.add_argument("--lances", default=",".join(LANCE_ORDER), help="the lances measured, comma-separated")
     ap.add_argument("--team-lances", default=",".join(LANCE_ORDER), help="the lances where pairs read together")
     ap.add_argument("--cuts", default="flags", choices=list(CUT_RULES),
                     help="who cuts the mus: the shipped cut flags, or the mus decision's equilibrium")
     a = ap.parse_args(argv)
-    if a.ship and (a.strategies != "mus-read" or a.sources != ",".join(SOURCES) or a.cuts != "equilibrium"):
-        ap.error("--ship writes the figures of the set musstats hand plays (--strategies mus-read --cuts equilibrium), "
-                 "every source")
+    lances, sources = tuple(a.lances.split(",")), tuple(a.sources.split(","))
+    if not set(lances) <= set(LANCE_ORDER) or not set(sources) <= set(SOURCES):
+        ap.error(f"--lances takes {','.join(LANCE_ORDER)} and --sources {','.join(SOURCES)}")
+    every = set(lances) == set(LANCE_ORDER) and set(sources) == set(SOURCES)
+    if a.ship and (a.strategies != "mus-read" or a.cuts != "equilibrium"):
+        ap.error("--ship writes the figures of the set musstats hand plays (--strategies mus-read --cuts equilibrium)")
     t0 = time.perf_counter()
     bar = ProgressBar("lances x sources x readers")
     df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar, strategies=a.strategies,
-                       sources=tuple(a.sources.split(",")), team_lances=tuple(a.team_lances.split(",")), cuts=a.cuts)
+                       sources=sources, team_lances=tuple(a.team_lances.split(",")), cuts=a.cuts, lances=lances)
     bar.close()
     baseline = None
-    if a.ship:
+    if a.ship and every:
         bar = ProgressBar("baseline: the per-lance strategies")
         baseline = reading_table(a.hands, a.seed, teams=False, progress=bar)
         bar.close()
@@ -73,6 +83,7 @@ def main(argv=None) -> int:
             frame_to_markdown(df.drop(columns=["kind"]).round({"gain": 4, "gain_se": 4, "gain_in": 4})), "",
             "Each row's lower bound counted at max(gain, 0); per lance and reader the source that gains most "
             f"(stones per hand): NashConv {doc['nashconv']:.4f} ± {doc['nashconv_se']:.4f}"
+            + ("" if every else f" over {', '.join(lances)} read through {', '.join(sources)}")
             + (f" (the per-lance strategies: {doc['baseline_nashconv']:.4f} ± {doc['baseline_nashconv_se']:.4f})"
                if baseline is not None else "")
             + (f"; pairs reading together: {teams}" if teams else "") + ".", "",
@@ -80,10 +91,16 @@ def main(argv=None) -> int:
             "| source | gain | gain_se |", "|---|---:|---:|", by_source]
     out = "\n".join(text) + "\n"
     print(out)
-    if a.ship:
+    if a.ship and every:
         from musstats.analysis.whole_hand import write_exploitability
 
         print(f"wrote {write_exploitability(df, baseline)}")
+    elif a.ship:  # these rows in place of the shipped ones
+        from musstats.analysis.whole_hand import ship_document, whole_hand_exploitability, with_rows
+
+        doc = with_rows(whole_hand_exploitability(), df)
+        print(f"wrote {ship_document(doc)}: nashconv {doc['nashconv']} ± {doc['nashconv_se']}, pairs "
+              f"{doc['team_gain']} ± {doc['team_gain_se']}")
     if a.out:
         from musstats.base.files import atomic_write_text
 

@@ -143,6 +143,22 @@ def test_the_whole_hand_figures_add_each_readers_best_source_floored_at_zero():
     assert "plain best responses" in text
     d["rows"] = [{**r, "gate": 1e-4 if r["kind"] == "seat" else None} for r in d["rows"]]
     assert "plain best responses" not in render_whole_hand(d)
+    # rows measured again take the place of the document's rows of the same lance, source and reader
+    from musstats.analysis.whole_hand import with_rows
+    from musstats.base.errors import MusError
+
+    again = df[(df.lance == "chica") & (df.source == "all") & df.reader.isin(["second", "postre"])]
+    again = again.assign(gain=[0.05, 0.0])
+    again.attrs.update(df.attrs)
+    e = with_rows(d, again)
+    # chica now: mano 0.10 (all), second 0.30 (mus), third 0.02 and postre 0.02 (lances)
+    assert e["nashconv"] == pytest.approx(0.09 + 0.44)
+    assert e["by_source"]["all"]["gain"] == pytest.approx(0.10 + 0.05)
+    assert e["team_gain"] == d["team_gain"] and e["baseline_nashconv"] == d["baseline_nashconv"]
+    assert len(e["rows"]) == len(d["rows"]) and d["nashconv"] == pytest.approx(0.91)
+    again.attrs["seed"] = 2  # other hands: not the document's rows
+    with pytest.raises(MusError, match="seed 2"):
+        with_rows(d, again)
 
 
 def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):

@@ -613,14 +613,16 @@ def sources_of(lance: str) -> tuple[str, ...]:
 
 def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None = None, teams: bool = True,
                   progress=None, strategies: str = "per-lance", sources: tuple[str, ...] = SOURCES,
-                  team_lances: tuple[str, ...] = LANCE_ORDER, cuts: str = "flags"):
+                  team_lances: tuple[str, ...] = LANCE_ORDER, cuts: str = "flags",
+                  lances: tuple[str, ...] = LANCE_ORDER):
     """What reading the public history is worth against a set of strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
     pair reading together in ``team_lances``; without, the pairs' rows the disk cache holds),
     the gain chosen on ``n`` hands and valued on ``n`` independent ones (``gain`` ± ``gain_se``:
     a lower bound) and in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
     ``seed`` and ``seed + 1``) with the set ``strategies`` and the cut rule ``cuts``
-    (:data:`musstats.analysis.cut_game.CUT_RULES`); ``sources``: the sources measured."""
+    (:data:`musstats.analysis.cut_game.CUT_RULES`); ``sources`` and ``lances``: the sources and lances
+    measured."""
     import pandas as pd
 
     from musstats.rules.labels import SEATS
@@ -631,7 +633,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     v = variant or Variant()
     _check_set(strategies)
     a, b = simulate(n, seed, v, strategies, cuts), simulate(n, seed + 1, v, strategies, cuts)
-    jobs = [(lance, src, who) for lance in LANCE_ORDER for src in sources_of(lance) if src in sources
+    jobs = [(lance, src, who) for lance in LANCE_ORDER if lance in lances
+            for src in sources_of(lance) if src in sources
             for who in [("seat", q) for q in range(4)] + [("team", t) for t in (0, 1)]]
     rows = []
     inputs = _inputs_digest(v) + ("" if strategies == "per-lance" else f"-{strategies}") + \
@@ -746,10 +749,6 @@ def exploitability_document(df, baseline=None) -> dict:
     nash, nash_se = seat_total(df)
     base, base_se = (nash, nash_se) if baseline is None else seat_total(baseline)
     team, team_se, team_lances = team_totals(df)
-    by_source = {}
-    for src, r in d[d.kind == "seat"].groupby("source"):
-        g, se = _total(pd.DataFrame(r))
-        by_source[src] = {"gain": g, "gain_se": se}
     return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
             "strategies": (CUTS_TEXT if a.get("cuts") == "equilibrium" else SET_TEXT)[a.get("strategies", "per-lance")],
             "cuts": a.get("cuts", "flags"),
@@ -758,8 +757,42 @@ def exploitability_document(df, baseline=None) -> dict:
             "nashconv": nash, "nashconv_se": nash_se,
             "team_gain": team, "team_gain_se": team_se, "team_lances": team_lances,
             "baseline_nashconv": base, "baseline_nashconv_se": base_se,
-            "by_source": by_source, "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
+            "by_source": _by_source(df), "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
             "rows": [{k: _row_value(k, x) for k, x in r.items()} for r in df.to_dict("records")]}
+
+
+def _by_source(rows) -> dict:
+    """Per source, the seats' rows (at max(gain, 0)) summed over the seats and lances, ± SE."""
+    import pandas as pd
+
+    d = _floored(rows)
+    return {src: dict(zip(("gain", "gain_se"), _total(pd.DataFrame(r))))
+            for src, r in d[d.kind == "seat"].groupby("source")}
+
+
+def with_rows(doc: dict, df) -> dict:
+    """The shipped whole-hand document (:func:`exploitability_document`) with the rows of ``df`` (a
+    :func:`reading_table` on the same hands and seed: some lances or sources measured again) in place of
+    its rows of the same lance, source and reader, and its figures again; the baseline stays."""
+    import pandas as pd
+
+    if (df.attrs.get("hands"), df.attrs.get("seed")) != (doc.get("hands"), doc.get("seed")):
+        raise MusError(f"the rows were measured on {df.attrs.get('hands')} hands of seed {df.attrs.get('seed')}, the "
+                       f"document on {doc.get('hands')} of seed {doc.get('seed')}")
+
+    def ident(r):
+        return r["lance"], r["source"], r["reader"]
+
+    new = {ident(r): r for r in ({k: _row_value(k, x) for k, x in r.items()} for r in df.to_dict("records"))}
+    rows = [new.pop(ident(r), r) for r in doc["rows"]]
+    rows += list(new.values())
+    t = pd.DataFrame(rows)
+    nash, nash_se = seat_total(t)
+    team, team_se, team_lances = team_totals(t)
+    out = dict(doc)
+    out.update(nashconv=nash, nashconv_se=nash_se, team_gain=team, team_gain_se=team_se, team_lances=team_lances,
+               by_source=_by_source(t), rows=rows)
+    return out
 
 
 def _row_value(key: str, x):
