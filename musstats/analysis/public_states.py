@@ -392,7 +392,7 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
     other lances' blocks stay."""
     import pandas as pd
 
-    from musstats.analysis.whole_hand import seat_total, team_totals
+    from musstats.analysis.whole_hand import seat_total, summed_figures
     from musstats.rules.labels import SEATS
 
     def rounded(x: float) -> float:
@@ -422,8 +422,6 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
                  "gain": rounded(measured["per_team"][t]), "gain_se": rounded(measured["per_team_se"][t]),
                  "gain_in": None, "gate": None} for t in range(2)]
     rows = [r for r in doc["rows"] if not (r.get("source") == SOURCE and r["lance"] == lance)] + new
-    nash, nash_se = seat_total(pd.DataFrame(rows))
-    team, team_se, team_lances = team_totals(pd.DataFrame(rows))
     base, base_var = float(without[0]), float(without[1]) ** 2
     for blk in blocks.values():  # each lance's rows of the baseline replaced where its states gain more
         for q in range(4):
@@ -436,8 +434,7 @@ def with_exact_history(doc: dict, measured: dict, baseline_measured: dict, basel
     by_source[SOURCE] = dict(zip(("gain", "gain_se"),
                                  seat_total(pd.DataFrame([r for r in rows if r.get("source") == SOURCE]))))
     out = dict(doc)
-    out.update(nashconv=nash, nashconv_se=nash_se, team_gain=team, team_gain_se=team_se, team_lances=team_lances,
-               baseline_nashconv=round(base, 4),
+    out.update(**summed_figures(pd.DataFrame(rows)), baseline_nashconv=round(base, 4),
                baseline_nashconv_se=round(float(np.sqrt(max(base_var, 0.0))), 4), by_source=by_source, rows=rows)
     out["exact_history"] = {"baseline_without": [float(without[0]), float(without[1])],
                             "lances": {x: blocks[x] for x in STATE_LANCES if x in blocks}}

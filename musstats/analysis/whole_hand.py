@@ -48,7 +48,7 @@ __all__ = ["Hands", "deal_hands", "simulate", "hand_scores", "SOURCES", "reading
            "reading_table", "sources_of",
            "LANCE_ORDER", "lance_classes", "exploitability_document", "write_exploitability", "ship_document",
            "whole_hand_exploitability", "STRATEGY_SETS", "mus_class", "seat_total", "team_totals",
-           "state_columns"]
+           "summed_figures", "state_columns"]
 
 #: the lances in the order they are played (juego and punto exclude each other)
 LANCE_ORDER = ("grande", "chica", "pares", "juego", "punto")
@@ -742,23 +742,28 @@ def exploitability_document(df, baseline=None) -> dict:
     the same for the pair reading together, over the lances ``team_lances`` whose pairs' rows
     were measured; each ± SE; ``by_source``: per source the sum over the seats and lances;
     ``rows``: the table."""
-    import pandas as pd
-
     a = df.attrs
-    d = _floored(df)
-    nash, nash_se = seat_total(df)
-    base, base_se = (nash, nash_se) if baseline is None else seat_total(baseline)
-    team, team_se, team_lances = team_totals(df)
+    figures = summed_figures(df)
+    base, base_se = (figures["nashconv"], figures["nashconv_se"]) if baseline is None else seat_total(baseline)
     return {"variant": a.get("variant"), "units": "stones per hand", "hands": a.get("hands"), "seed": a.get("seed"),
             "strategies": (CUTS_TEXT if a.get("cuts") == "equilibrium" else SET_TEXT)[a.get("strategies", "per-lance")],
             "cuts": a.get("cuts", "flags"),
             "baseline": SET_TEXT["per-lance"],
             "method": a.get("method"),
-            "nashconv": nash, "nashconv_se": nash_se,
-            "team_gain": team, "team_gain_se": team_se, "team_lances": team_lances,
+            **figures,
             "baseline_nashconv": base, "baseline_nashconv_se": base_se,
             "by_source": _by_source(df), "mus_share": a.get("mus_share"), "ordago_ended": a.get("ordago_ended"),
             "rows": [{k: _row_value(k, x) for k, x in r.items()} for r in df.to_dict("records")]}
+
+
+def summed_figures(rows) -> dict:
+    """The sums of a table of rows (as :func:`seat_total`'s): ``nashconv`` ± ``nashconv_se``
+    (:func:`seat_total`), ``team_gain`` ± ``team_gain_se`` and ``team_lances``
+    (:func:`team_totals`)."""
+    nash, nash_se = seat_total(rows)
+    team, team_se, team_lances = team_totals(rows)
+    return {"nashconv": nash, "nashconv_se": nash_se, "team_gain": team, "team_gain_se": team_se,
+            "team_lances": team_lances}
 
 
 def _by_source(rows) -> dict:
@@ -787,12 +792,7 @@ def with_rows(doc: dict, df) -> dict:
     rows = [new.pop(ident(r), r) for r in doc["rows"]]
     rows += list(new.values())
     t = pd.DataFrame(rows)
-    nash, nash_se = seat_total(t)
-    team, team_se, team_lances = team_totals(t)
-    out = dict(doc)
-    out.update(nashconv=nash, nashconv_se=nash_se, team_gain=team, team_gain_se=team_se, team_lances=team_lances,
-               by_source=_by_source(t), rows=rows)
-    return out
+    return {**doc, **summed_figures(t), "by_source": _by_source(t), "rows": rows}
 
 
 def _row_value(key: str, x):
