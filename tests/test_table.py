@@ -361,10 +361,23 @@ def test_the_npz_writer_and_reader(tmp_path):
     write_npz(p, {"a": np.arange(3)})
     assert read_npz(p)["a"].tolist() == [0, 1, 2]
     assert read_npz(p) is read_npz(p)  # read once
-    write_npz(p, {"a": np.arange(2), "b": np.ones(1)}, compressed=False)
+    write_npz(p, {"a": np.arange(2), "b": np.ones(1)}, "none")
     got = read_npz(p)
     assert got["a"].tolist() == [0, 1] and got["b"].tolist() == [1.0]
-    assert sorted(os.listdir(tmp_path)) == ["t.npz"]  # no temporary file left
+    # LZMA: what numpy itself reads, and smaller than deflate where a block repeats beyond 32 KiB
+    block = np.random.default_rng(0).integers(0, 255, 40_000, dtype=np.uint8)
+    sizes, sub = {}, tmp_path / "sizes"
+    sub.mkdir()
+    for how in ("zlib", "lzma"):
+        q = sub / f"{how}.npz"
+        write_npz(q, {"s": np.tile(block, 5)}, how)
+        with np.load(q) as z:
+            assert np.array_equal(z["s"], np.tile(block, 5))
+        sizes[how] = q.stat().st_size
+    assert sizes["lzma"] < 50_000 < 4 * 40_000 < sizes["zlib"]
+    with pytest.raises(ValueError):
+        write_npz(sub / "x.npz", {"a": np.arange(1)}, "gzip")
+    assert sorted(os.listdir(tmp_path)) == ["sizes", "t.npz"]  # no temporary file left
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
     assert read_npz(bad) is None

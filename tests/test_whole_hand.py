@@ -182,16 +182,11 @@ def test_hand_exploitability_prints_the_shipped_whole_hand_figures(capsys):
 
 def test_a_reader_of_everything_has_at_most_max_classes(hands):
     """Juego read through everything before it: the rarest histories merge so that a reader's
-    classes stay within MAX_CLASSES; the mus round stays in the lowest bit, and the most
+    classes stay within the cap asked for; the mus round stays in the lowest bit, and the most
     frequent histories keep a class of their own."""
     import musstats.analysis.whole_hand as W
 
-    old = W.MAX_CLASSES
-    W.MAX_CLASSES = 64
-    try:
-        cls, n = W.reading_classes(hands, "juego", "all", 0)
-    finally:
-        W.MAX_CLASSES = old
+    cls, n = W.reading_classes(hands, "juego", "all", 0, max_classes=64)
     assert n == 64 and cls.max() < 64
     assert ((cls & 1) == hands.mus).all()
     counts = np.bincount(cls >> 1, minlength=32)

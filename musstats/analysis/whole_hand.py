@@ -26,8 +26,8 @@ Two sets of strategies (``STRATEGY_SETS``): ``"per-lance"``, the shipped ones, a
 ``"mus-read"``, where the hands played as dealt are bet by the strategies that read who cut
 (information model ``mus-read``), the hands after a mus round by the shipped after-mus ones.
 A class always carries what the set's strategies read of the mus (whether the round was
-played; with ``"mus-read"`` also who cut); beyond ``MAX_CLASSES`` classes the rarest merge
-into one.  Stones
+played; with ``"mus-read"`` also who cut); beyond ``MAX_CLASSES`` classes (or the cap a
+measurement asks for: a reader's memory grows with them) the rarest merge into one.  Stones
 per hand: an accepted órdago is worth ``K`` stones (the solver's payoff) and ends the hand.
 """
 
@@ -252,11 +252,12 @@ def simulate(n: int, seed: int, variant: Variant | None = None, strategies: str 
     return h
 
 
-def reading_classes(h: Hands, lance: str, source: str, seat: int, strategies: str = "per-lance"
-                    ) -> tuple[np.ndarray, int]:
+def reading_classes(h: Hands, lance: str, source: str, seat: int, strategies: str = "per-lance",
+                    max_classes: int | None = None) -> tuple[np.ndarray, int]:
     """What ``seat`` reads of the public history before ``lance`` (``source``, module doc), as a
     class per hand (what the set's strategies read of the mus, :func:`mus_class`, in its lowest
-    place) and the number of classes."""
+    place) and the number of classes, at most ``max_classes`` (default :data:`MAX_CLASSES`)."""
+    cap = MAX_CLASSES if max_classes is None else int(max_classes)
     if source not in SOURCES:
         raise MusError(f"unknown source {source!r}; accepted: {', '.join(SOURCES)}")
     base, B = mus_class(h, strategies)
@@ -279,11 +280,11 @@ def reading_classes(h: Hands, lance: str, source: str, seat: int, strategies: st
         code = code + size * x
         size *= k
     # keep only the classes that occur (a reader's states are his hand times these), what the
-    # strategies read of the mus in the lowest place; beyond MAX_CLASSES the rarest merge into one
+    # strategies read of the mus in the lowest place; beyond the cap the rarest merge into one
     uniq, inv, cnt = np.unique(code, return_inverse=True, return_counts=True)
     inv = inv.astype(np.int64)
-    if B * uniq.shape[0] > MAX_CLASSES:
-        keep = MAX_CLASSES // B - 1
+    if B * uniq.shape[0] > cap:
+        keep = cap // B - 1
         rank = np.empty(uniq.shape[0], np.int64)
         rank[np.argsort(-cnt, kind="stable")] = np.arange(uniq.shape[0])
         inv = np.minimum(rank[inv], keep)
@@ -334,7 +335,8 @@ def _augmented(lance: str, pattern: int, readers: tuple[int, ...], n_classes: in
 
 
 def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | None = None, seat: int | None = None,
-                 variant: Variant | None = None, strategies: str = "per-lance") -> dict:
+                 variant: Variant | None = None, strategies: str = "per-lance", max_classes: int | None = None
+                 ) -> dict:
     """What reading ``source`` in ``lance`` is worth, in stones per hand: for ``seat`` (one
     player) or ``team`` (its two players reading together, each still seeing only his own
     hand: the team deviation), the best response over (hand, class of the public history)
@@ -344,7 +346,8 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
 
     A seat's response is sparing: it changes the strategy only in the states where it gains more
     than a gate on ``a`` (:func:`musstats.engines.solving.exploit.sparing_block`; a reader's
-    states are his hands times up to :data:`MAX_CLASSES` classes, and in the many that few hands
+    states are his hands times up to ``max_classes`` classes (default :data:`MAX_CLASSES`; the
+    memory a response takes grows with them), and in the many that few hands
     reach a response learns the sample's noise).  The gate (of :data:`GATES`, one for the lance)
     is chosen on ``a`` alone: responses chosen on one half of its hands, valued on the other.
     ``b`` values the chosen gate's response once, so ``gain`` stays an unbiased value of one
@@ -377,7 +380,7 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
         cls = {}
         nc = 1
         for q in readers:
-            cls[q], n_q = reading_classes(both, lance, source, q, strategies)
+            cls[q], n_q = reading_classes(both, lance, source, q, strategies, max_classes)
             nc = max(nc, n_q)
         game, sigma = _augmented(lance, int(pat), readers, nc, v, strategies)
         data = []
@@ -614,7 +617,7 @@ def sources_of(lance: str) -> tuple[str, ...]:
 def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None = None, teams: bool = True,
                   progress=None, strategies: str = "per-lance", sources: tuple[str, ...] = SOURCES,
                   team_lances: tuple[str, ...] = LANCE_ORDER, cuts: str = "flags",
-                  lances: tuple[str, ...] = LANCE_ORDER):
+                  lances: tuple[str, ...] = LANCE_ORDER, max_classes: int = MAX_CLASSES):
     """What reading the public history is worth against a set of strategies, in
     stones per hand: one row per lance, source and reader (each seat, and with ``teams`` each
     pair reading together in ``team_lances``; without, the pairs' rows the disk cache holds),
@@ -622,7 +625,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     a lower bound) and in sample (``gain_in``, biased up).  The hands are played by :func:`simulate` (seeds
     ``seed`` and ``seed + 1``) with the set ``strategies`` and the cut rule ``cuts``
     (:data:`musstats.analysis.cut_game.CUT_RULES`); ``sources`` and ``lances``: the sources and lances
-    measured."""
+    measured; ``max_classes``: the most classes a reader's history is read in (:func:`reading_classes`;
+    each row says it in ``classes``)."""
     import pandas as pd
 
     from musstats.rules.labels import SEATS
@@ -642,13 +646,14 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
     for i, (lance, src, (kind, x)) in enumerate(jobs):
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs,
-                                *(("sparing",) + GATES if kind == "seat" else ()))
+                                *(("sparing",) + GATES if kind == "seat" else ()),
+                                *(("classes", max_classes) if max_classes != MAX_CLASSES else ()))
         z = cache.load(path)
         if z is None and kind == "team" and not (teams and lance in team_lances):
             continue
         if z is None:
             r = reading_gain(lance, src, a, b, variant=v, seat=x if kind == "seat" else None,
-                             team=x if kind == "team" else None, strategies=strategies)
+                             team=x if kind == "team" else None, strategies=strategies, max_classes=max_classes)
             cache.save(path, True, gain=np.asarray(r["gain"], float), gain_se=np.asarray(r["gain_se"], float),
                        gain_in=np.asarray(r["gain_in"], float),
                        gate=np.asarray(np.nan if r["gate"] is None else r["gate"], float))
@@ -657,7 +662,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
         gate = None if r["gate"] is None or np.isnan(r["gate"]) else float(r["gate"])
         rows.append({"lance": lance, "source": src,
                      "reader": SEATS[x] if kind == "seat" else ("mano+third", "second+postre")[x], "kind": kind,
-                     "gain": r["gain"], "gain_se": r["gain_se"], "gain_in": r["gain_in"], "gate": gate})
+                     "gain": r["gain"], "gain_se": r["gain_se"], "gain_in": r["gain_in"], "gate": gate,
+                     "classes": max_classes})
         if progress is not None:
             progress(i + 1, len(jobs))
     df = pd.DataFrame(rows)

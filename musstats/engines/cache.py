@@ -116,7 +116,7 @@ def save(path: Path | None, compressed: bool = True, **arrays: np.ndarray) -> No
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_npz(path, arrays, compressed)
+        write_npz(path, arrays, "zlib" if compressed else "none")
     except OSError:
         pass
 

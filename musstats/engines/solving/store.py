@@ -107,12 +107,13 @@ def read_shipped(path: Path, name: str, fields: dict) -> dict | None:
 
 
 def write_shipped(entries: dict[str, dict[str, np.ndarray]], path: Path) -> Path:
-    """Write entries (name -> arrays) to a shipped file, atomically."""
+    """Write entries (name -> arrays) to a shipped file, atomically, LZMA-compressed (a pair's plans
+    are many similar profiles, which deflate's window cannot see across)."""
     from musstats.base.files import write_npz
 
     arrays = {f"{name}.{k}": a for name, e in entries.items() for k, a in e.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_npz(path, arrays)
+    return write_npz(path, arrays, "lzma")
 
 
 def cache_load(kind: str, key: str) -> dict | None:
