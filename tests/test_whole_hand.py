@@ -397,3 +397,21 @@ class _SeatGame:
 
     def strategy_at(self, sigma, node, state):
         return self._games[int(self.owner[node])].strategy_at(sigma, node, state)
+
+
+def test_the_inputs_digest_reads_arrays_not_how_a_file_is_compressed(tmp_path, monkeypatch):
+    """What simulated hands are keyed by changes with a shipped file's arrays, not with how the
+    file is compressed (a file rewritten LZMA-compressed keeps every cached measurement)."""
+    from musstats.analysis.whole_hand import _inputs_digest
+    from musstats.base import files
+
+    v = Variant()
+    monkeypatch.setattr(files, "DATA_DIR", tmp_path)
+    path = tmp_path / f"plans_{v.deck}_{v.juego_real}_as-dealt_private.npz"
+    arrays = {"pares-7.sigma": np.arange(200, dtype=np.uint8).reshape(2, 100), "pares-7.weights": np.ones(2) / 2}
+    files.write_npz(path, arrays, "zlib")
+    first = _inputs_digest(v, code=False)
+    files.write_npz(path, arrays, "lzma")
+    assert _inputs_digest(v, code=False) == first
+    files.write_npz(path, {**arrays, "pares-7.weights": np.array([0.25, 0.75])}, "lzma")
+    assert _inputs_digest(v, code=False) != first

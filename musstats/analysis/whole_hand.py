@@ -587,10 +587,11 @@ def _inputs_digest(v: Variant, code: bool = True, states: bool | tuple[str, ...]
     """A hash of what the simulated hands are played with: the shipped betting strategies and
     pairs' correlated plans, the mus decision's equilibrium, the discard table (with its cut
     flags), the strategies solved per public state (``states``: all, or those of the lances
-    named), and with ``code`` the solving sources."""
+    named), and with ``code`` the solving sources; a file counts by its arrays, not by how it is
+    compressed."""
     import hashlib
 
-    from musstats.base.files import DATA_DIR, data_file
+    from musstats.base.files import DATA_DIR, data_file, read_npz
     from musstats.engines.solving.store import source_digest
 
     h = hashlib.sha256(source_digest().encode() if code else b"data")
@@ -599,9 +600,13 @@ def _inputs_digest(v: Variant, code: bool = True, states: bool | tuple[str, ...]
     lances = SOLVED_LANCES if states is True else tuple(states or ())
     more = [data_file(stem, v) for stem in ("discard", "cut_equilibrium") + tuple(f"{x}_states" for x in lances)]
     for p in shipped + more:
-        if p.is_file():
+        z = read_npz(p) if p.is_file() else None
+        if z is not None:  # the arrays, not the file's bytes: how a file is compressed does not count
             h.update(p.name.encode())
-            h.update(p.read_bytes())
+            for name in sorted(z):
+                a = np.ascontiguousarray(z[name])
+                h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+                h.update(a.tobytes())
     return h.hexdigest()[:16]
 
 

@@ -227,10 +227,17 @@ def states_path(variant: Variant, lance: str = "pares") -> Path:
 STATE_LEVELS = 32
 
 
+#: how each lance's per-state file is compressed (:func:`musstats.base.files.write_npz`): LZMA,
+#: a fifth smaller, but pares's, the largest, with deflate, which reads it in half the time (a
+#: command reads the whole file at its first pares state)
+STATE_COMPRESSION = {"chica": "lzma", "pares": "zlib", "juego": "lzma"}
+
+
 def write_states(entries: list[tuple[tuple[int, ...], np.ndarray]], meta: dict, path: Path) -> Path:
     """Write strategies solved per public state: ``entries`` of (the state's key, as
     :data:`STATE_KEY` says, all of one length; the private game's strategy quantised in
-    :data:`STATE_LEVELS` steps), to ``path`` atomically."""
+    :data:`STATE_LEVELS` steps), to ``path`` atomically, compressed as :data:`STATE_COMPRESSION`
+    says for the lance of ``meta``."""
     from musstats.base.files import write_npz
 
     width = len(entries[0][0]) if entries else 4
@@ -239,7 +246,8 @@ def write_states(entries: list[tuple[tuple[int, ...], np.ndarray]], meta: dict, 
     offsets = np.concatenate([[0], np.cumsum([x.size for x in q])]).astype(np.int64)
     sigma = np.concatenate(q) if q else np.zeros(0, np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)})
+    return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)},
+                     STATE_COMPRESSION.get(str(meta.get("lance")), "zlib"))
 
 
 def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], int]:
