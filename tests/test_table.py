@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from pathlib import Path
 from math import comb
 
 from dataclasses import replace
@@ -349,6 +350,17 @@ def test_cli_table_bad_input(capsys, args, what):
     assert_exit2_one_line(capsys, ["table", *args], what)
 
 
+def test_the_package_stays_within_its_size_budget():
+    """The package (its code and the tables and strategies in musstats/data, what an install
+    downloads) stays within about 50 MB, the budget the whole-hand strategies ship in."""
+    import musstats
+
+    root = Path(musstats.__file__).resolve().parent
+    size = sum(p.stat().st_size for p in root.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".nbi", ".nbc"))
+    assert size < 50_000_000, f"{size / 1e6:.1f} MB"
+
+
 def test_the_npz_writer_and_reader(tmp_path):
     """One .npz writer (atomic) and one memoised reader: a file read once is served from memory,
     a rewrite through the writer is seen at once, an absent or broken file reads as None."""
@@ -364,6 +376,15 @@ def test_the_npz_writer_and_reader(tmp_path):
     write_npz(p, {"a": np.arange(2), "b": np.ones(1)}, "none")
     got = read_npz(p)
     assert got["a"].tolist() == [0, 1] and got["b"].tolist() == [1.0]
+    # lazily: the names at once, an array when first asked for, kept; a rewrite is seen at once
+    lazy = read_npz(p, lazy=True)
+    assert sorted(lazy) == ["a", "b"] and len(lazy) == 2 and read_npz(p, lazy=True) is lazy
+    assert lazy["b"].tolist() == [1.0] and "a" not in lazy._got
+    with pytest.raises(KeyError):
+        lazy["c"]
+    write_npz(p, {"a": np.arange(4)})
+    assert list(read_npz(p, lazy=True)) == ["a"] and read_npz(p)["a"].tolist() == [0, 1, 2, 3]
+    write_npz(p, {"a": np.arange(2), "b": np.ones(1)}, "none")
     # LZMA: what numpy itself reads, and smaller than deflate where a block repeats beyond 32 KiB
     block = np.random.default_rng(0).integers(0, 255, 40_000, dtype=np.uint8)
     sizes, sub = {}, tmp_path / "sizes"

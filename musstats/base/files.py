@@ -13,15 +13,16 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
 __all__ = ["DATA_DIR", "data_file", "atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output",
-           "remove_temporary_files", "read_npz", "forget_npz", "write_npz"]
+           "remove_temporary_files", "read_npz", "forget_npz", "write_npz", "LazyNpz"]
 
 from musstats.base.errors import MusError
 
 #: the ``.npz`` files read in this process, by path (None: absent or unreadable)
-_NPZ: dict[str, dict | None] = {}
+_NPZ: dict[tuple[str, bool], Mapping | None] = {}
 
 #: the temporary files being written now (removed by :func:`remove_temporary_files`)
 _LIVE: set[Path] = set()
@@ -99,24 +100,61 @@ def check_output(path: str | os.PathLike, exts: Iterable[str], what: str = "outp
     return p
 
 
-def read_npz(path: str | os.PathLike) -> dict | None:
-    """Every array of an ``.npz`` file (a shipped table), read once per process: a dict of
-    arrays, or None when the file is absent or unreadable."""
+class LazyNpz(Mapping):
+    """The arrays of an ``.npz`` file, each read (and kept) when first asked for: a process that
+    needs a few arrays of a file of many does not decompress the others."""
+
+    def __init__(self, path: str) -> None:
+        import numpy as np
+
+        self._z = np.load(path, allow_pickle=False)
+        self._names = [n for n in self._z.files]
+        self._got: dict = {}
+
+    def __getitem__(self, name: str):
+        if name not in self._got:
+            if name not in self._names:
+                raise KeyError(name)
+            self._got[name] = self._z[name]
+        return self._got[name]
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def close(self) -> None:
+        self._z.close()
+
+
+def read_npz(path: str | os.PathLike, lazy: bool = False) -> Mapping | None:
+    """Every array of an ``.npz`` file (a shipped table), read once per process: a mapping of
+    arrays (with ``lazy``, a :class:`LazyNpz`: each array read when first asked for), or None
+    when the file is absent or unreadable."""
+    import zipfile
+
     import numpy as np
 
-    key = str(path)
+    key = (str(path), lazy)
     if key not in _NPZ:
         try:
-            with np.load(key, allow_pickle=False) as z:
-                _NPZ[key] = {k: z[k] for k in z.files}
-        except (OSError, ValueError):
+            if lazy:
+                _NPZ[key] = LazyNpz(str(path))
+            else:
+                with np.load(str(path), allow_pickle=False) as z:
+                    _NPZ[key] = {k: z[k] for k in z.files}
+        except (OSError, ValueError, zipfile.BadZipFile):
             _NPZ[key] = None
     return _NPZ[key]
 
 
 def forget_npz(path: str | os.PathLike) -> None:
     """Drop what :func:`read_npz` kept of ``path`` (after the file was written)."""
-    _NPZ.pop(str(path), None)
+    for lazy in (False, True):
+        z = _NPZ.pop((str(path), lazy), None)
+        if isinstance(z, LazyNpz):
+            z.close()
 
 
 #: how :func:`write_npz` can store the arrays: deflate (``np.savez_compressed``), LZMA (smaller where

@@ -227,27 +227,20 @@ def states_path(variant: Variant, lance: str = "pares") -> Path:
 STATE_LEVELS = 32
 
 
-#: how each lance's per-state file is compressed (:func:`musstats.base.files.write_npz`): LZMA,
-#: a fifth smaller, but pares's, the largest, with deflate, which reads it in half the time (a
-#: command reads the whole file at its first pares state)
-STATE_COMPRESSION = {"chica": "lzma", "pares": "zlib", "juego": "lzma"}
-
-
 def write_states(entries: list[tuple[tuple[int, ...], np.ndarray]], meta: dict, path: Path) -> Path:
     """Write strategies solved per public state: ``entries`` of (the state's key, as
     :data:`STATE_KEY` says, all of one length; the private game's strategy quantised in
-    :data:`STATE_LEVELS` steps), to ``path`` atomically, compressed as :data:`STATE_COMPRESSION`
-    says for the lance of ``meta``."""
+    :data:`STATE_LEVELS` steps), to ``path`` atomically: the keys, the metadata and each
+    state's strategy an array of its own (``sigma.<row>``), LZMA-compressed, so that a process
+    reads only the states it plays."""
     from musstats.base.files import write_npz
 
     width = len(entries[0][0]) if entries else 4
     keys = np.array([k for k, _ in entries], np.int64).reshape(-1, width)
-    q = [np.asarray(s, np.uint8) for _, s in entries]
-    offsets = np.concatenate([[0], np.cumsum([x.size for x in q])]).astype(np.int64)
-    sigma = np.concatenate(q) if q else np.zeros(0, np.uint8)
+    arrays = {"keys": keys, "meta": S.meta_array(meta)}
+    arrays.update((f"sigma.{i}", np.asarray(q, np.uint8)) for i, (_, q) in enumerate(entries))
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_npz(path, {"keys": keys, "offsets": offsets, "sigma": sigma, "meta": S.meta_array(meta)},
-                     STATE_COMPRESSION.get(str(meta.get("lance")), "zlib"))
+    return write_npz(path, arrays, "lzma")
 
 
 def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], int]:
@@ -256,7 +249,7 @@ def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], 
     from musstats.base.files import read_npz
 
     path = states_path(variant, lance)
-    z = read_npz(path)
+    z = read_npz(path, lazy=True)
     if z is None:
         return {}
     mk = (str(path), id(z))
@@ -265,16 +258,16 @@ def state_keys(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], 
     return _STATES[mk]
 
 
-def _quantised(z: dict, i: int) -> np.ndarray:
+def _quantised(z, i: int) -> np.ndarray:
     """Row ``i`` of a per-state file's arrays: that state's strategy as kept."""
-    return z["sigma"][int(z["offsets"][i]): int(z["offsets"][i + 1])]
+    return z[f"sigma.{i}"]
 
 
 def state_strategies(variant: Variant, lance: str = "pares") -> dict[tuple[int, ...], np.ndarray]:
     """Every shipped per-state strategy of ``lance`` as kept (quantised): state -> strategy."""
     from musstats.base.files import read_npz
 
-    z = read_npz(states_path(variant, lance))
+    z = read_npz(states_path(variant, lance), lazy=True)
     return {} if z is None else {k: _quantised(z, i) for k, i in state_keys(variant, lance).items()}
 
 
@@ -298,7 +291,7 @@ def get_state_solved(variant: Variant, key: tuple[int, ...], lance: str = "pares
     if i is None:
         return None
     path = states_path(variant, lance)
-    z = read_npz(path)
+    z = read_npz(path, lazy=True)
     assert z is not None
     mk = (str(path), id(z), key)
     if mk not in _STATES:

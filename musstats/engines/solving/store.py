@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,7 @@ def meta_array(meta: dict) -> np.ndarray:
     return np.frombuffer(json.dumps(meta).encode(), np.uint8)
 
 
-def unpack_meta(arrays: dict) -> dict:
+def unpack_meta(arrays: Mapping) -> dict:
     return json.loads(bytes(arrays["meta"]).decode())
 
 
