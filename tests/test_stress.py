@@ -392,6 +392,46 @@ def test_a_ctrl_c_during_a_numba_compilation_calls_the_hook_at_once(monkeypatch)
     assert got == g["slow_to_compile"](1.0)  # and built a working kernel
 
 
+def test_a_ctrl_c_while_a_kernel_compiles_outside_any_batch_calls_the_hook(monkeypatch):
+    # before a command enters a batch loop (no Interrupt active) numba may compile for seconds; a
+    # KeyboardInterrupt raised there is swallowed by one of numba's callbacks and the compilation
+    # goes on, so the command line's handler calls the hook there, and raises elsewhere
+    import threading
+
+    import numba
+
+    from musstats.engines.run import Interrupt, ctrl_c_outside
+
+    called: list[float] = []
+    monkeypatch.setattr(Interrupt, "on_compiling", lambda: called.append(time.perf_counter()))
+    lines = "".join(f"    x = x * {i % 5 + 2} - {i} if x > {i} else x + {i}\n" for i in range(250))
+    g: dict = {}
+    exec("def slow_to_compile_too(x):\n" + lines + "    return x\n", g)
+    kernel = numba.njit(g["slow_to_compile_too"])
+    sent: list[float] = []
+
+    def ctrl_c():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    old = signal.signal(signal.SIGINT, ctrl_c_outside)
+    try:
+        timer = threading.Timer(0.3, ctrl_c)
+        timer.start()
+        try:
+            kernel(1.0)
+        except KeyboardInterrupt:  # raised as the hook returned (it exits on the command line)
+            pass
+        timer.join()
+        assert len(called) == 1 and called[0] - sent[0] < 0.5, (called, sent)
+        with pytest.raises(KeyboardInterrupt):  # elsewhere, as Python's own handler
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert len(called) == 1
+
+
 @pytest.mark.slow
 def test_ctrl_c_during_the_first_compilation_of_a_command(tmp_path):
     # a fresh install: no compiled kernel (an empty numba cache); Ctrl-C while `table` compiles

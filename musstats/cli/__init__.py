@@ -70,15 +70,24 @@ _register()
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one clear line and exit status 2 on bad input."""
-    from musstats.engines.run import Interrupt
+    import signal
+    import threading
+
+    from musstats.engines.run import Interrupt, ctrl_c_outside
 
     args = _join_variadic(list(sys.argv[1:] if argv is None else argv))
     old = Interrupt.on_compiling  # restored: the command line may run inside a Python process
     Interrupt.on_compiling = _interrupted_now
+    # a Ctrl-C before any batch loop (while a first kernel compiles) exits at once too
+    handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if handler is signal.default_int_handler:
+        signal.signal(signal.SIGINT, ctrl_c_outside)
     try:
         _run(args)
     finally:
         Interrupt.on_compiling = old
+        if handler is signal.default_int_handler:
+            signal.signal(signal.SIGINT, handler)
 
 
 def _run(args: list[str]) -> None:

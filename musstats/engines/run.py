@@ -23,8 +23,8 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-__all__ = ["Interrupt", "LateInterrupt", "Progress", "threads", "is_interrupt", "stopped_a_batch", "run_batches",
-           "BATCH_SECONDS"]
+__all__ = ["Interrupt", "LateInterrupt", "ctrl_c_outside", "Progress", "threads", "is_interrupt", "stopped_a_batch",
+           "run_batches", "BATCH_SECONDS"]
 
 #: a progress callback: (work done, total work), in any unit
 Progress = Callable[[int, int], None]
@@ -105,6 +105,16 @@ class Interrupt:
                 Interrupt._active.remove(self)
             if exc_type is None and not Interrupt._active and self._ctrl_c is not None and not self._ctrl_c.seen:
                 raise LateInterrupt
+
+
+def ctrl_c_outside(signum, frame) -> None:
+    """The Ctrl-C handler of a process while no :class:`Interrupt` is active (the command line
+    installs it): :attr:`Interrupt.on_compiling` where the Ctrl-C lands in numba's compiler
+    (there a KeyboardInterrupt is swallowed by one of numba's callbacks, and the compilation
+    goes on), KeyboardInterrupt elsewhere, as Python's own handler does."""
+    if Interrupt.on_compiling is not None and _in_numba(frame):
+        Interrupt.on_compiling()
+    raise KeyboardInterrupt
 
 
 #: numba's modules that compile or load a kernel (the Python code of a first call)
