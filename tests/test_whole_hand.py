@@ -415,3 +415,28 @@ def test_the_inputs_digest_reads_arrays_not_how_a_file_is_compressed(tmp_path, m
     assert _inputs_digest(v, code=False) == first
     files.write_npz(path, {**arrays, "pares-7.weights": np.array([0.25, 0.75])}, "lzma")
     assert _inputs_digest(v, code=False) != first
+
+
+def test_the_sampled_rows_leave_the_hands_a_shipped_state_strategy_bets(hands, monkeypatch):
+    """A sampled response's game holds the set's strategies given who cut, so the hands as dealt
+    whose public state ships a strategy of the lance are left out of it (the exact history
+    measures them); the hands after a mus round, and those of a state with none, stay."""
+    from musstats.analysis import whole_hand as W
+    from musstats.engines.betting import store
+
+    v = Variant()
+    pats, counts = np.unique(hands.pattern["pares"][hands.pattern["pares"] >= 0], return_counts=True)
+    pat = int(pats[np.argmax(counts)])
+    part = np.nonzero(hands.pattern["pares"] == pat)[0]
+    cols = W.state_columns(hands, part, "pares", pat)
+    dealt = ~np.asarray(hands.mus[part], bool)
+    # ship the public state of the most frequent hand as dealt (each hand checked one by one)
+    keys, n = np.unique(cols[dealt], axis=0, return_counts=True)
+    key = tuple(int(x) for x in keys[np.argmax(n)])
+    monkeypatch.setattr(store, "state_keys", lambda v, lance="pares": {key: 0})
+    same = np.array([tuple(int(x) for x in c) == key for c in cols]) & dealt
+    assert same.sum() == n.max() >= 20 and (~dealt).any()
+    kept = W.outside_shipped(hands, part, "pares", pat, v)
+    assert kept.tolist() == part[~same].tolist()
+    monkeypatch.setattr(store, "state_keys", lambda v, lance="pares": {})
+    assert W.outside_shipped(hands, part, "pares", pat, v).tolist() == part.tolist()

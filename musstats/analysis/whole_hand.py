@@ -171,6 +171,22 @@ def _shipped_states(h: Hands, part: np.ndarray, lance: str, pattern: int, v: Var
     return out
 
 
+def outside_shipped(h: Hands, part: np.ndarray, lance: str, pattern: int, v: Variant) -> np.ndarray:
+    """The hands of ``part`` (subgame ``pattern`` of ``lance``) that no strategy shipped for their
+    public state bets: those after a mus round, and those as dealt whose state has none."""
+    from musstats.engines.betting.store import state_keys
+
+    keys = state_keys(v, lance) if lance in SOLVED_LANCES else {}
+    dealt = part[~np.asarray(h.mus[part], bool)]
+    if not keys or not dealt.size:
+        return part
+    uniq, inv = np.unique(state_columns(h, dealt, lance, pattern), axis=0, return_inverse=True)
+    ships = np.array([tuple(int(x) for x in k) in keys for k in uniq], bool)
+    drop = np.zeros(h.n, bool)
+    drop[dealt[ships[inv.reshape(-1)]]] = True
+    return part[~drop[part]]
+
+
 def _check_set(strategies: str) -> str:
     if strategies not in STRATEGY_SETS:
         raise MusError(f"unknown strategy set {strategies!r}; accepted: {', '.join(STRATEGY_SETS)}")
@@ -351,7 +367,11 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
     reach a response learns the sample's noise).  The gate (of :data:`GATES`, one for the lance)
     is chosen on ``a`` alone: responses chosen on one half of its hands, valued on the other.
     ``b`` values the chosen gate's response once, so ``gain`` stays an unbiased value of one
-    response: a lower bound.  A pair's response is the team deviation's (``gate`` None)."""
+    response: a lower bound.  A pair's response is the team deviation's (``gate`` None).  With
+    the set ``"mus-read"``, the hands that a strategy shipped for their public state bets
+    (:func:`outside_shipped`) are left out: the augmented game holds the set's strategies given
+    who cut, and those hands are measured through the exact history
+    (:mod:`musstats.analysis.public_states`)."""
     from musstats.engines.solving.dealt import DealGame
     from musstats.engines.solving.exploit import paired_gains, sparing_block, state_gains, team_deviation
     from musstats.engines.solving.game import Sample
@@ -370,6 +390,8 @@ def reading_gain(lance: str, source: str, a: Hands, b: Hands, *, team: int | Non
     valued: list[list] = []
     for pat in sorted(set(np.unique(a.pattern[lance])) - {-1}):
         sel = [np.nonzero(x.pattern[lance] == pat)[0] for x in (a, b)]
+        if strategies == "mus-read":
+            sel = [outside_shipped(x, s, lance, int(pat), v) for x, s in zip((a, b), sel)]
         if min(s.size for s in sel) < 100:
             continue
         # the classes of both samples on one scale
@@ -652,7 +674,8 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
         # each row is kept in the disk cache as soon as it is measured: a run that stops resumes
         path = cache.entry_path("whole-hand-reading", n, seed, v.name, lance, src, kind, x, inputs,
                                 *(("sparing",) + GATES if kind == "seat" else ()),
-                                *(("classes", max_classes) if max_classes != MAX_CLASSES else ()))
+                                *(("classes", max_classes) if max_classes != MAX_CLASSES else ()),
+                                *(("outside-shipped",) if strategies == "mus-read" and lance in SOLVED_LANCES else ()))
         z = cache.load(path)
         if z is None and kind == "team" and not (teams and lance in team_lances):
             continue
