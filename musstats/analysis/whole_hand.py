@@ -704,7 +704,10 @@ def reading_table(n: int = 2_000_000, seed: int = 1, *, variant: Variant | None 
                                + ", chosen on one sample of whole hands and valued on "
                                "an independent one (gain: a lower bound) and in sample (gain_in); a seat's "
                                "response changes the strategy only in the states where it gains more than a gate "
-                               "(stones per hand) on the choosing hands, the gate chosen on halves of them"})
+                               "(stones per hand) on the choosing hands, the gate chosen on halves of them"
+                               + ("" if strategies == "per-lance" else
+                                  "; in chica, pares and juego the hands that a strategy shipped for their public "
+                                  "state bets are left to the exact history's rows")})
     return df
 
 
@@ -826,7 +829,8 @@ def with_rows(doc: dict, df) -> dict:
     rows = [new.pop(ident(r), r) for r in doc["rows"]]
     rows += list(new.values())
     t = pd.DataFrame(rows)
-    return {**doc, **summed_figures(t), "by_source": _by_source(t), "rows": rows}
+    return {**doc, **summed_figures(t), "by_source": _by_source(t), "rows": rows,
+            "method": df.attrs.get("method", doc.get("method"))}
 
 
 def _row_value(key: str, x):
