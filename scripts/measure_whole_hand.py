@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv=None) -> int:
     from musstats.analysis.cut_game import CUT_RULES
-    from musstats.analysis.whole_hand import LANCE_ORDER, SOURCES, STRATEGY_SETS, reading_table
+    from musstats.analysis.whole_hand import LANCE_ORDER, MAX_CLASSES, SOURCES, STRATEGY_SETS, reading_table
     from musstats.output.files import frame_to_markdown
     from musstats.output.progress import ProgressBar
 
@@ -51,16 +51,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sources", default=",".join(SOURCES), help="the sources measured, comma-separated")
     ap.add_argument("--lances", default=",".join(LANCE_ORDER), help="the lances measured, comma-separated")
     ap.add_argument("--team-lances", default=",".join(LANCE_ORDER), help="the lances where pairs read together")
-    ap.add_argument("--max-classes", type=int, default=None,
-                    help="the most classes a reader's history is read in (default: whole_hand.MAX_CLASSES; a "
-                         "response's memory grows with them, the rarest classes merge)")
+    ap.add_argument("--max-classes", type=int, default=MAX_CLASSES,
+                    help="the most classes a reader's history is read in (a response's memory grows with them; "
+                         "beyond them the rarest classes merge)")
     ap.add_argument("--cuts", default="flags", choices=list(CUT_RULES),
                     help="who cuts the mus: the shipped cut flags, or the mus decision's equilibrium")
     a = ap.parse_args(argv)
-    from musstats.analysis.whole_hand import MAX_CLASSES
-
     lances, sources = tuple(a.lances.split(",")), tuple(a.sources.split(","))
-    if a.max_classes is not None and a.max_classes < 10:
+    if a.max_classes < 10:
         ap.error("--max-classes takes at least 10 (the mus classes times two)")
     if not set(lances) <= set(LANCE_ORDER) or not set(sources) <= set(SOURCES):
         ap.error(f"--lances takes {','.join(LANCE_ORDER)} and --sources {','.join(SOURCES)}")
@@ -71,7 +69,7 @@ def main(argv=None) -> int:
     bar = ProgressBar("lances x sources x readers")
     df = reading_table(a.hands, a.seed, teams=not a.no_teams, progress=bar, strategies=a.strategies,
                        sources=sources, team_lances=tuple(a.team_lances.split(",")), cuts=a.cuts, lances=lances,
-                       max_classes=a.max_classes or MAX_CLASSES)
+                       max_classes=a.max_classes)
     bar.close()
     baseline = None
     if a.ship and every:

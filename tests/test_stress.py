@@ -356,32 +356,43 @@ def test_a_ctrl_c_during_the_last_batch_of_the_game_model_stops_the_command():
     assert calls == [BATCH_DEALS, 10]
 
 
-def test_a_ctrl_c_during_a_numba_compilation_calls_the_hook_at_once(monkeypatch):
-    # on a fresh install a command's first kernel call compiles for seconds, in numba's Python
-    # code, where no batch loop looks at the flag (a table once went on 12 s after Ctrl-C): the
-    # hook of the command line is called at once; the library itself lets the compilation end
-    # (raising inside it left a kernel half built: "no compiled object yet")
-    import threading
-
+def _slow_to_compile(name: str, op: str):
+    """A numba kernel (never cached) that takes seconds to compile, 3-5 s on the 2-core machine,
+    and its Python function: 250 branches, each ``x = x OP ...``, different for each ``op``."""
     import numba
 
-    from musstats.engines.run import Interrupt
-
-    called: list[float] = []
-    monkeypatch.setattr(Interrupt, "on_compiling", lambda: called.append(time.perf_counter()))
-    lines = "".join(f"    x = x * {i % 7 + 1} + {i} if x < {i} else x - {i}\n" for i in range(250))
+    lines = "".join(f"    x = x {op} {i % 7 + 2} + {i} if x < {i} else x - {i}\n" for i in range(250))
     g: dict = {}
-    exec("def slow_to_compile(x):\n" + lines + "    return x\n", g)
-    kernel = numba.njit(g["slow_to_compile"])  # 3-5 s to compile on the 2-core machine, never cached
-    sent: list[float] = []
+    exec(f"def {name}(x):\n" + lines + "    return x\n", g)
+    return numba.njit(g[name]), g[name]
+
+
+def _ctrl_c_in(delay: float, sent: list[float]):
+    """A started timer that sends this process Ctrl-C after ``delay`` s, its time in ``sent``."""
+    import threading
 
     def ctrl_c():
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
-    timer = threading.Timer(0.3, ctrl_c)
+    timer = threading.Timer(delay, ctrl_c)
+    timer.start()
+    return timer
+
+
+def test_a_ctrl_c_during_a_numba_compilation_calls_the_hook_at_once(monkeypatch):
+    # on a fresh install a command's first kernel call compiles for seconds, in numba's Python
+    # code, where no batch loop looks at the flag (a table once went on 12 s after Ctrl-C): the
+    # hook of the command line is called at once; the library itself lets the compilation end
+    # (raising inside it left a kernel half built: "no compiled object yet")
+    from musstats.engines.run import Interrupt
+
+    called: list[float] = []
+    monkeypatch.setattr(Interrupt, "on_compiling", lambda: called.append(time.perf_counter()))
+    kernel, python = _slow_to_compile("slow_to_compile", "*")
+    sent: list[float] = []
     with Interrupt() as flag:
-        timer.start()
+        timer = _ctrl_c_in(0.3, sent)
         got = kernel(1.0)
         ended = time.perf_counter()
         hit = flag.hit  # as a batch loop looks at it after the call
@@ -389,35 +400,22 @@ def test_a_ctrl_c_during_a_numba_compilation_calls_the_hook_at_once(monkeypatch)
     assert hit and len(called) == 1
     assert called[0] - sent[0] < 0.5, f"{called[0] - sent[0]:.1f} s to call the hook"
     assert ended - sent[0] > 0.5  # the compilation did go on (the hook here does not exit)
-    assert got == g["slow_to_compile"](1.0)  # and built a working kernel
+    assert got == python(1.0)  # and built a working kernel
 
 
 def test_a_ctrl_c_while_a_kernel_compiles_outside_any_batch_calls_the_hook(monkeypatch):
     # before a command enters a batch loop (no Interrupt active) numba may compile for seconds; a
     # KeyboardInterrupt raised there is swallowed by one of numba's callbacks and the compilation
     # goes on, so the command line's handler calls the hook there, and raises elsewhere
-    import threading
-
-    import numba
-
     from musstats.engines.run import Interrupt, ctrl_c_outside
 
     called: list[float] = []
     monkeypatch.setattr(Interrupt, "on_compiling", lambda: called.append(time.perf_counter()))
-    lines = "".join(f"    x = x * {i % 5 + 2} - {i} if x > {i} else x + {i}\n" for i in range(250))
-    g: dict = {}
-    exec("def slow_to_compile_too(x):\n" + lines + "    return x\n", g)
-    kernel = numba.njit(g["slow_to_compile_too"])
+    kernel, _ = _slow_to_compile("slow_to_compile_outside", "-")
     sent: list[float] = []
-
-    def ctrl_c():
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
     old = signal.signal(signal.SIGINT, ctrl_c_outside)
     try:
-        timer = threading.Timer(0.3, ctrl_c)
-        timer.start()
+        timer = _ctrl_c_in(0.3, sent)
         try:
             kernel(1.0)
         except KeyboardInterrupt:  # raised as the hook returned (it exits on the command line)

@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import math
 import os
-from pathlib import Path
-from math import comb
-
 from dataclasses import replace
+from math import comb
+from pathlib import Path
 
 import numpy as np
 import pandas as pd

@@ -160,15 +160,20 @@ def _shipped_states(h: Hands, part: np.ndarray, lance: str, pattern: int, v: Var
 
     if lance not in SOLVED_LANCES or not part.size or not state_keys(v, lance):
         return []
-    uniq, inv = np.unique(state_columns(h, part, lance, pattern), axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
+    keys, inv = _state_groups(h, part, lance, pattern)
     out = []
-    for j, k in enumerate(uniq):
-        key = tuple(int(x) for x in k)
+    for j, key in enumerate(keys):
         sol = get_state_solved(v, key, lance)
         if sol is not None:
             out.append((np.nonzero(inv == j)[0], key, sol))
     return out
+
+
+def _state_groups(h: Hands, part: np.ndarray, lance: str, pattern: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The public states of ``lance`` (subgame ``pattern``) that the hands ``part`` of ``h`` meet, as
+    store keys, and each hand's index among them."""
+    uniq, inv = np.unique(state_columns(h, part, lance, pattern), axis=0, return_inverse=True)
+    return [tuple(int(x) for x in k) for k in uniq], inv.reshape(-1)
 
 
 def outside_shipped(h: Hands, part: np.ndarray, lance: str, pattern: int, v: Variant) -> np.ndarray:
@@ -180,10 +185,10 @@ def outside_shipped(h: Hands, part: np.ndarray, lance: str, pattern: int, v: Var
     dealt = part[~np.asarray(h.mus[part], bool)]
     if not keys or not dealt.size:
         return part
-    uniq, inv = np.unique(state_columns(h, dealt, lance, pattern), axis=0, return_inverse=True)
-    ships = np.array([tuple(int(x) for x in k) in keys for k in uniq], bool)
+    met, inv = _state_groups(h, dealt, lance, pattern)
+    ships = np.array([k in keys for k in met], bool)
     drop = np.zeros(h.n, bool)
-    drop[dealt[ships[inv.reshape(-1)]]] = True
+    drop[dealt[ships[inv]]] = True
     return part[~drop[part]]
 
 

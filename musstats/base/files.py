@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 __all__ = ["DATA_DIR", "data_file", "atomic_write", "atomic_write_text", "atomic_write_bytes", "check_output",
@@ -108,7 +108,7 @@ class LazyNpz(Mapping):
         import numpy as np
 
         self._z = np.load(path, allow_pickle=False)
-        self._names = [n for n in self._z.files]
+        self._names = list(self._z.files)
         self._got: dict = {}
 
     def __getitem__(self, name: str):
